@@ -1,0 +1,23 @@
+// Bundles the plain-Node entry points with esbuild: the `outpost` CLI (dist/node/outpost.cjs).
+// better-sqlite3 stays external (native addon); everything else is bundled.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const quiet = process.argv.includes('--quiet');
+const started = Date.now();
+
+await build({
+  entryPoints: { outpost: path.join(root, 'electron/cli/entry.ts') },
+  outdir: path.join(root, 'dist/node'),
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'linked',
+  external: ['better-sqlite3', 'electron'],
+  logLevel: quiet ? 'warning' : 'info',
+});
+if (!quiet) console.log(`bundled in ${Date.now() - started} ms`);

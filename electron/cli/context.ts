@@ -1,0 +1,51 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import pkg from '../../package.json';
+import { DEFAULT_WORKSPACE, defaultDataDir, prepareDataDir, readSettings, workspaceFile, writeSettings, checkWorkspaceName } from '../workspaces/dataFolder';
+import type { Instance } from '../server/services';
+import { UsageError } from './usage';
+
+export const VERSION: string = pkg.version;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export const COMMON_OPTIONS = {
+  data: { type: 'string' },
+  workspace: { type: 'string' },
+} as const satisfies Options;
+
+/** node:util parseArgs with errors turned into UsageError (message, then exit 1). */
+export function parseCommand<T extends Options>(args: readonly string[], options: T, positionals: number) {
+  try {
+    const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    if (parsed.positionals.length !== positionals) {
+      throw new UsageError(
+        positionals === 0
+          ? `unexpected argument "${parsed.positionals[0]}"`
+          : `expected ${positionals} argument${positionals > 1 ? 's' : ''}, got ${parsed.positionals.length}`,
+      );
+    }
+    return parsed;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export interface WorkspaceLocation {
+  readonly dataDir: string;
+  readonly workspace: string;
+  readonly file: string;
+}
+
+/** The data folder and workspace a command works on; remembers the workspace as the last used. */
+export function locateWorkspace(values: { data?: string | undefined; workspace?: string | undefined }): WorkspaceLocation {
+  const dataDir = prepareDataDir(values.data ?? defaultDataDir());
+  const settings = readSettings(dataDir);
+  const workspace = checkWorkspaceName(values.workspace ?? (typeof settings.lastWorkspace === 'string' ? settings.lastWorkspace : DEFAULT_WORKSPACE));
+  if (settings.lastWorkspace !== workspace) writeSettings(dataDir, { ...settings, lastWorkspace: workspace });
+  return { dataDir, workspace, file: workspaceFile(dataDir, workspace) };
+}
+
+export function instanceFor(host: string): Instance {
+  return { name: 'outpost', version: VERSION, address: host };
+}

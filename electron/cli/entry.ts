@@ -1,0 +1,3 @@
+import { main } from './main';
+
+main(process.argv.slice(2));

@@ -1,0 +1,120 @@
+/**
+ * api.md §6 accounts: users, their token (`<pk>/token/`, POST regenerates and the old token
+ * stops working at once), their password (`<pk>/password/`) and `current_user/`.
+ */
+import { ApiError } from '../../../shared/api/errors';
+import { MESSAGES } from '../../../shared/api/messages';
+import { requireObject, validateComment } from '../../../shared/api/validate';
+import { ok } from '../http/types';
+import type { Endpoint, RequestContext } from '../routing/endpoint';
+import type { Services } from '../services';
+import { checkPassword, hashPassword, isManager, type UserRecord } from '../store/users';
+import { clientIp, insertWithTimes, lookupPk, modelEndpoint, updateWithTimes } from './model';
+
+function logUser(ctx: RequestContext, actionType: string, target: UserRecord, comment: string | null | undefined): void {
+  ctx.services.history.log({
+    actionType,
+    user: ctx.user,
+    clientIp: clientIp(ctx),
+    comment,
+    objects: { other_user: { type: 'sciriususer', pk: target.pk, value: target.username } },
+  });
+}
+
+/** The user a self-service action names: oneself, or anyone for a manager (403 otherwise). */
+function target(ctx: RequestContext, id: string): UserRecord {
+  const user = ctx.services.users.get(lookupPk(id));
+  if (!user) throw ApiError.detail(404, MESSAGES.notFound);
+  if (user.pk !== ctx.user.pk && !isManager(ctx.user)) throw ApiError.detail(403, MESSAGES.permissionDenied);
+  return user;
+}
+
+function passwordField(value: unknown, errors: Record<string, string[]>, name: string, required: boolean): string | undefined {
+  if (value === undefined) {
+    if (required) errors[name] = [MESSAGES.required];
+    return undefined;
+  }
+  if (value === null) errors[name] = [MESSAGES.null];
+  else if (typeof value !== 'string' && typeof value !== 'number') errors[name] = [MESSAGES.notAString];
+  else if (String(value).trim() === '') errors[name] = [MESSAGES.blank];
+  else return String(value).trim();
+  return undefined;
+}
+
+export function userEndpoint(services: Services): Endpoint {
+  const table = services.tables.user;
+  const base = modelEndpoint({
+    table,
+    hooks: {
+      validate: (_ctx, write, existing) => {
+        if (!existing && write.values.password === undefined) throw ApiError.validation({ password: [MESSAGES.required] });
+      },
+      insert: (ctx, write) => {
+        const { password, ...values } = write.values;
+        return insertWithTimes(ctx, table, values, { password: hashPassword(String(password)) });
+      },
+      change: (ctx, pk, write) => {
+        const { password, ...values } = write.values;
+        updateWithTimes(ctx, table, pk, values, typeof password === 'string' ? { password: hashPassword(password) } : {});
+      },
+    },
+  });
+
+  return {
+    ...base,
+    actions: [
+      {
+        name: 'token',
+        detail: true,
+        methods: ['GET', 'POST'],
+        selfService: true,
+        handler: (ctx, id) => {
+          const user = target(ctx, id);
+          if (ctx.req.method !== 'POST') return ok({ token: services.users.tokenOf(user.pk) });
+          const token = services.store.write(() => {
+            const comment = validateComment(ctx.body());
+            const key = services.users.regenerateToken(user.pk);
+            logUser(ctx, 'edit_user_token', user, comment);
+            return key;
+          });
+          return ok({ token });
+        },
+      },
+      {
+        name: 'password',
+        detail: true,
+        methods: ['POST'],
+        selfService: true,
+        handler: (ctx, id) => {
+          const user = target(ctx, id);
+          services.store.write(() => {
+            const body = requireObject(ctx.body());
+            const errors: Record<string, string[]> = {};
+            const old = passwordField(body.old_password, errors, 'old_password', false);
+            const fresh = passwordField(body.new_password, errors, 'new_password', true);
+            let comment: string | null | undefined;
+            try {
+              comment = validateComment(body);
+            } catch (error) {
+              if (!(error instanceof ApiError)) throw error;
+              errors.comment = [MESSAGES.notAString];
+            }
+            if (Object.keys(errors).length > 0) throw ApiError.validation(errors);
+            if (user.pk === ctx.user.pk && user.password !== '' && !checkPassword(old ?? '', user.password)) {
+              throw ApiError.validation({ old_password: [MESSAGES.wrongPassword] });
+            }
+            services.store.prepare('UPDATE user SET password = ? WHERE pk = ?').run(hashPassword(fresh!), user.pk);
+            logUser(ctx, 'edit_user_password', user, comment);
+          });
+          return ok({ password: 'updated' });
+        },
+      },
+      {
+        name: 'current_user',
+        detail: false,
+        methods: ['GET'],
+        handler: (ctx) => base.retrieve!(ctx, String(ctx.user.pk)),
+      },
+    ],
+  };
+}

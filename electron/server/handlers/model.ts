@@ -1,0 +1,174 @@
+/**
+ * Generic list / retrieve / create / update / destroy over a Table, as DRF's ModelViewSet:
+ * a write is validated whole, applied with its history entry in one transaction, and answered
+ * with the object as a detail GET shows it. Resource-specific behaviour comes in through hooks.
+ */
+import { ApiError } from '../../../shared/api/errors';
+import { parseListQuery } from '../../../shared/api/listParams';
+import { MESSAGES } from '../../../shared/api/messages';
+import { validateComment, validateWrite, type ValidatedWrite, type WriteMode } from '../../../shared/api/validate';
+import type { JsonObject, JsonValue, Verb } from '../../../shared/resources';
+import { created, noContent, ok, type Result } from '../http/types';
+import type { Endpoint, Handler, RequestContext } from '../routing/endpoint';
+import type { Row, Table } from '../store/table';
+import { paginated } from './pagination';
+
+export interface ModelHooks {
+  /** Fill computed fields of a page of objects (rows and objects in the same order). */
+  readonly decorate?: (ctx: RequestContext, rows: readonly Row[], objects: JsonObject[]) => void;
+  /** Checks after every field is valid (DRF's `validate()`); throw ApiError 400. */
+  readonly validate?: (ctx: RequestContext, write: ValidatedWrite, existing: Row | undefined) => void;
+  /** Store a new object; default: insert the values with created/updated times. Returns its pk. */
+  readonly insert?: (ctx: RequestContext, write: ValidatedWrite) => number;
+  /** Store a change; default: update the values and the `updated*` times. */
+  readonly change?: (ctx: RequestContext, pk: number, write: ValidatedWrite, existing: Row) => void;
+  /** Refuse a delete (ApiError) before anything is written. */
+  readonly checkDelete?: (ctx: RequestContext, pk: number, row: Row) => void;
+  /** Delete; default: delete the row. */
+  readonly remove?: (ctx: RequestContext, pk: number, row: Row) => void;
+}
+
+/** The pk in a detail path, or 404 (a non-number finds nothing, as in DRF). */
+export function lookupPk(id: string): number {
+  if (!/^\d+$/.test(id)) throw ApiError.detail(404, MESSAGES.notFound);
+  const pk = Number(id);
+  if (!Number.isSafeInteger(pk)) throw ApiError.detail(404, MESSAGES.notFound);
+  return pk;
+}
+
+export function clientIp(ctx: RequestContext): string {
+  return ctx.req.remoteAddress.replace(/^::ffff:/, '');
+}
+
+/** Record one history entry for a write to `table`'s object. */
+export function logWrite(ctx: RequestContext, table: Table, verb: Verb, pk: number, display: JsonValue, comment: string | null | undefined): void {
+  const history = table.resource.history;
+  if (!history) return;
+  ctx.services.history.log({
+    actionType: `${verb}_${history.kind}`,
+    user: ctx.user,
+    clientIp: clientIp(ctx),
+    comment,
+    objects: { [history.keys?.[verb] ?? history.kind]: { type: table.resource.name, pk, value: display } },
+  });
+}
+
+/** Timestamps a row gets on insert and on update, from the resource's datetime fields. */
+function timestamps(table: Table, now: number, onInsert: boolean): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, field] of Object.entries(table.resource.fields)) {
+    if (field.kind !== 'datetime' || !table.columns.includes(name)) continue;
+    if (onInsert || name.startsWith('updated')) out[name] = now;
+  }
+  return out;
+}
+
+export function insertWithTimes(ctx: RequestContext, table: Table, values: Record<string, JsonValue>, extra: Record<string, string | number | null> = {}): number {
+  return table.insert(values, { ...timestamps(table, ctx.services.store.now(), true), ...extra });
+}
+
+export function updateWithTimes(ctx: RequestContext, table: Table, pk: number, values: Record<string, JsonValue>, extra: Record<string, string | number | null> = {}): void {
+  table.update(pk, values, { ...timestamps(table, ctx.services.store.now(), false), ...extra });
+}
+
+export interface ModelEndpointOptions {
+  readonly table: Table;
+  readonly hooks?: ModelHooks;
+  /** Which handlers exist (default: by the resource's access). */
+  readonly handlers?: readonly ('list' | 'retrieve' | 'create' | 'update' | 'destroy')[];
+}
+
+export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOptions): Endpoint {
+  const resource = table.resource;
+  const present =
+    handlers ??
+    (resource.access === 'read-write'
+      ? (['list', 'retrieve', 'create', 'update', 'destroy'] as const)
+      : resource.access === 'read-delete'
+        ? (['list', 'retrieve', 'destroy'] as const)
+        : (['list', 'retrieve'] as const));
+
+  const show = (ctx: RequestContext, rows: readonly Row[]): JsonObject[] => {
+    const objects = rows.map((row) => table.toJson(row));
+    hooks.decorate?.(ctx, rows, objects);
+    return objects;
+  };
+
+  const fetch = (pk: number): Row => {
+    const row = table.get(pk);
+    if (!row) throw ApiError.detail(404, MESSAGES.notFound);
+    return row;
+  };
+
+  const detail = (ctx: RequestContext, pk: number): JsonObject => show(ctx, [fetch(pk)])[0]!;
+
+  const validate = (ctx: RequestContext, mode: WriteMode, existing?: Row): ValidatedWrite => {
+    const pk = existing ? Number(existing.pk) : undefined;
+    const write = validateWrite(resource, ctx.body(), mode, {
+      refExists: (target, ref) => ctx.services.exists(target, ref),
+      uniqueTaken: (value) => {
+        const owner = resource.unique ? table.findBy(resource.unique.field, value) : undefined;
+        return owner !== undefined && owner !== pk;
+      },
+    });
+    hooks.validate?.(ctx, write, existing);
+    return write;
+  };
+
+  const display = (values: JsonObject): JsonValue => values[resource.display] ?? null;
+
+  const list: Handler = (ctx) => {
+    const page = table.list(parseListQuery(resource, ctx.query));
+    return ok(paginated(ctx, page, show(ctx, page.rows)));
+  };
+
+  const retrieve: Handler = (ctx, id) => ok(detail(ctx, lookupPk(id)));
+
+  const create: Handler = (ctx) => {
+    const pk = ctx.services.store.write(() => {
+      const write = validate(ctx, 'create');
+      const newPk = hooks.insert ? hooks.insert(ctx, write) : insertWithTimes(ctx, table, write.values);
+      logWrite(ctx, table, 'create', newPk, display(table.toJson(fetch(newPk))), write.comment);
+      return newPk;
+    });
+    return created(detail(ctx, pk));
+  };
+
+  const update =
+    (partial: boolean): Handler =>
+    (ctx, id) => {
+      const pk = lookupPk(id);
+      ctx.services.store.write(() => {
+        const existing = fetch(pk);
+        const write = validate(ctx, partial ? 'partial' : 'update', existing);
+        if (hooks.change) hooks.change(ctx, pk, write, existing);
+        else updateWithTimes(ctx, table, pk, write.values);
+        logWrite(ctx, table, 'edit', pk, display(table.toJson(fetch(pk))), write.comment);
+      });
+      return ok(detail(ctx, pk));
+    };
+
+  const destroy: Handler = (ctx, id) => {
+    const pk = lookupPk(id);
+    ctx.services.store.write(() => {
+      const row = fetch(pk);
+      const comment = validateComment(ctx.body());
+      hooks.checkDelete?.(ctx, pk, row);
+      logWrite(ctx, table, 'delete', pk, display(table.toJson(row)), comment);
+      if (hooks.remove) hooks.remove(ctx, pk, row);
+      else table.delete(pk);
+    });
+    return noContent();
+  };
+
+  return {
+    resource,
+    ...(present.includes('list') ? { list } : {}),
+    ...(present.includes('retrieve') ? { retrieve } : {}),
+    ...(present.includes('create') ? { create } : {}),
+    ...(present.includes('update') ? { update: update(false), partialUpdate: update(true) } : {}),
+    ...(present.includes('destroy') ? { destroy } : {}),
+  };
+}
+
+export type { Result };

@@ -1,0 +1,72 @@
+/** api.md §5–§6: sources, rulesets and the user-action history. */
+import { parseListQuery } from '../../../shared/api/listParams';
+import { ACTIONS } from '../../../shared/resources';
+import { ok } from '../http/types';
+import type { Endpoint } from '../routing/endpoint';
+import type { Services } from '../services';
+import type { Row } from '../store/table';
+import { insertWithTimes, lookupPk, modelEndpoint, updateWithTimes } from './model';
+import { paginated } from './pagination';
+import { ApiError } from '../../../shared/api/errors';
+import { MESSAGES } from '../../../shared/api/messages';
+
+export function sourceEndpoint(services: Services): Endpoint {
+  return modelEndpoint({ table: services.tables.source });
+}
+
+export function rulesetEndpoint(services: Services): Endpoint {
+  const table = services.tables.ruleset;
+  const { store } = services;
+  const setSources = (pk: number, sources: readonly number[]) => {
+    store.prepare('DELETE FROM ruleset_source WHERE ruleset = ?').run(pk);
+    const insert = store.prepare('INSERT INTO ruleset_source (ruleset, source) VALUES (?, ?)');
+    for (const source of sources) insert.run(pk, source);
+  };
+  return modelEndpoint({
+    table,
+    hooks: {
+      decorate: (_ctx, rows, objects) => {
+        const select = store.prepare('SELECT source FROM ruleset_source WHERE ruleset = ? ORDER BY source').pluck();
+        rows.forEach((row, i) => {
+          objects[i]!.sources = select.all(row.pk) as number[];
+        });
+      },
+      insert: (ctx, write) => {
+        const pk = insertWithTimes(ctx, table, write.values);
+        if (Array.isArray(write.values.sources)) setSources(pk, write.values.sources as number[]);
+        return pk;
+      },
+      change: (ctx, pk, write) => {
+        updateWithTimes(ctx, table, pk, write.values);
+        if (Array.isArray(write.values.sources)) setSources(pk, write.values.sources as number[]);
+      },
+    },
+  });
+}
+
+export function historyEndpoint(services: Services): Endpoint {
+  const table = services.tables.history;
+  const toJson = (row: Row) => services.history.toJson(row);
+  return {
+    resource: table.resource,
+    list: (ctx) => {
+      const query = parseListQuery(table.resource, ctx.query);
+      // api.md §5: `-date` is always the last ordering term.
+      const page = table.list({ ...query, ordering: [...query.ordering, { field: 'date', descending: true }] });
+      return ok(paginated(ctx, page, page.rows.map(toJson)));
+    },
+    retrieve: (_ctx, id) => {
+      const row = table.get(lookupPk(id));
+      if (!row) throw ApiError.detail(404, MESSAGES.notFound);
+      return ok(toJson(row));
+    },
+    actions: [
+      {
+        name: 'get_action_type_list',
+        detail: false,
+        methods: ['GET'],
+        handler: () => ok({ action_type_list: Object.fromEntries(Object.entries(ACTIONS).map(([type, [title]]) => [type, title])) }),
+      },
+    ],
+  };
+}

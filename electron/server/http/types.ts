@@ -1,0 +1,34 @@
+import type { JsonValue } from '../../../shared/resources';
+
+/** A request as the router sees it, whatever carried it (node:http, Electron protocol, tests). */
+export interface ApiRequest {
+  /** Upper-case method. */
+  readonly method: string;
+  /** Percent-decoded path, without the query: `/rest/appliances/vendor_probe/1/`. */
+  readonly path: string;
+  /** The query string as received, without `?`. */
+  readonly rawQuery: string;
+  /** Header values by lower-case name (bytes as latin-1, as node:http gives them). */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: Buffer;
+  readonly remoteAddress: string;
+  readonly scheme: 'http' | 'https';
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** null: no body (204, HEAD). */
+  readonly body: string | Buffer | null;
+}
+
+/** What a handler returns before rendering: a status and a JSON body (null for none). */
+export interface Result {
+  readonly status: number;
+  readonly body: JsonValue | null;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export const ok = (body: JsonValue): Result => ({ status: 200, body });
+export const created = (body: JsonValue): Result => ({ status: 201, body });
+export const noContent = (): Result => ({ status: 204, body: null });

@@ -1,0 +1,35 @@
+/**
+ * Open one workspace for serving: its database (migrated), the services over it, vendor_device
+ * pk 1 and the admin user with its token. Used by `outpost serve`, the other CLI commands and
+ * the Electron app's server process alike.
+ */
+import { createApi, type Api } from './api';
+import { Services, type Instance } from './services';
+import { openDatabase, type OpenOptions } from './store/database';
+
+export interface OpenedWorkspace {
+  readonly services: Services;
+  readonly api: Api;
+  readonly adminToken: string;
+  close(): void;
+}
+
+export interface OpenWorkspaceOptions extends OpenOptions {
+  readonly file: string;
+  readonly instance: Instance;
+  /** Set the admin's token to exactly this (else keep it, or make a random one). */
+  readonly adminToken?: string;
+}
+
+export function openWorkspace(options: OpenWorkspaceOptions): OpenedWorkspace {
+  const db = openDatabase(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const services = new Services(db, options.instance);
+  try {
+    services.ensureInstanceDevice();
+    const { token } = services.users.ensureAdmin(options.adminToken);
+    return { services, api: createApi(services), adminToken: token, close: () => services.close() };
+  } catch (error) {
+    services.close();
+    throw error;
+  }
+}

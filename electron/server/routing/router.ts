@@ -1,0 +1,197 @@
+/**
+ * The transport-agnostic router: request in, response out. For an API path it runs DRF's
+ * order of checks — content negotiation, authentication, permission, method — then the
+ * endpoint's handler, and renders the result as JSON or as the browsable HTML page.
+ */
+import { ApiError } from '../../../shared/api/errors';
+import { renderJson } from '../../../shared/api/json';
+import { MESSAGES, message } from '../../../shared/api/messages';
+import { parseQuery, queryGet } from '../../../shared/api/queryString';
+import type { JsonValue } from '../../../shared/resources';
+import { parseBody } from '../http/body';
+import type { ApiRequest, ApiResponse, Result } from '../http/types';
+import type { Services } from '../services';
+import { isManager, type UserRecord } from '../store/users';
+import { renderBrowsable } from '../views/browsable';
+import { metadata } from '../views/metadata';
+import { authenticate, isSafeMethod, type Authenticated } from './auth';
+import { DETAIL_METHODS, LIST_METHODS, type Action, type Endpoint, type Handler, type RequestContext } from './endpoint';
+import { negotiate, type Negotiated } from './negotiation';
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'same-origin',
+};
+
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const KNOWN_METHODS = new Set([...METHOD_ORDER, 'TRACE']);
+
+/** What a matched path designates: the API root, a list or detail route, or an action on one. */
+export interface RouteMatch {
+  readonly kind: 'root' | 'list' | 'detail' | 'action';
+  readonly endpoint?: Endpoint;
+  readonly id: string;
+  readonly action?: Action;
+  /** Method → handler present on this route. */
+  readonly handlers: Readonly<Record<string, Handler>>;
+  /** OPTIONS `name`. */
+  readonly viewName: string;
+}
+
+function handlersOf(endpoint: Endpoint, table: Readonly<Record<string, keyof Endpoint>>): Record<string, Handler> {
+  const out: Record<string, Handler> = {};
+  for (const [method, name] of Object.entries(table)) {
+    const handler = endpoint[name];
+    if (typeof handler === 'function') out[method] = handler;
+  }
+  return out;
+}
+
+function prettyName(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function actionRoute(endpoint: Endpoint, action: Action, id: string): RouteMatch {
+  const handlers: Record<string, Handler> = {};
+  for (const method of action.methods) handlers[method] = action.handler;
+  return { kind: 'action', endpoint, id, action, handlers, viewName: prettyName(action.name) };
+}
+
+/** Match `/rest/...` (trailing slash optional) against the endpoints, as DRF's router orders routes. */
+export function matchApiPath(path: string, endpoints: readonly Endpoint[], rootHandler: Handler): RouteMatch | undefined {
+  if (!path.startsWith('/rest/') && path !== '/rest') return undefined;
+  const rest = path.slice('/rest/'.length).replace(/\/$/, '');
+  if (rest === '') return { kind: 'root', id: '', handlers: { GET: rootHandler }, viewName: 'Api Root' };
+  const segments = rest.split('/');
+  for (const endpoint of endpoints) {
+    const prefix = endpoint.resource.path.split('/');
+    if (segments.length < prefix.length || prefix.some((p, i) => segments[i] !== p)) continue;
+    const tail = segments.slice(prefix.length);
+    const title = endpoint.resource.title;
+    if (tail.length === 0) {
+      return { kind: 'list', endpoint, id: '', handlers: handlersOf(endpoint, LIST_METHODS), viewName: `${title} List` };
+    }
+    const lookup = new RegExp(`^(?:${endpoint.lookup ?? '[^/.]+'})$`);
+    if (tail.length === 1) {
+      const listAction = endpoint.actions?.find((a) => !a.detail && a.name === tail[0]);
+      if (listAction) return actionRoute(endpoint, listAction, '');
+      if (lookup.test(tail[0]!)) {
+        return { kind: 'detail', endpoint, id: tail[0]!, handlers: handlersOf(endpoint, DETAIL_METHODS), viewName: `${title} Instance` };
+      }
+    }
+    if (tail.length === 2 && lookup.test(tail[0]!)) {
+      const detailAction = endpoint.actions?.find((a) => a.detail && a.name === tail[1]);
+      if (detailAction) return actionRoute(endpoint, detailAction, tail[0]!);
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+export function allowedMethods(route: RouteMatch): string[] {
+  const present = new Set(Object.keys(route.handlers));
+  if (present.has('GET')) present.add('HEAD');
+  present.add('OPTIONS');
+  return METHOD_ORDER.filter((m) => present.has(m));
+}
+
+export interface RouterDependencies {
+  readonly services: Services;
+  readonly endpoints: readonly Endpoint[];
+  readonly root: Handler;
+}
+
+export function originOf(req: ApiRequest): string {
+  return `${req.scheme}://${req.headers.host ?? 'localhost'}`;
+}
+
+/** A JSON answer with the headers every response carries. */
+export function jsonResponse(status: number, body: JsonValue | null, headers: Record<string, string> = {}, indent?: number): ApiResponse {
+  if (body === null || status === 204) return { status, headers: { ...SECURITY_HEADERS, ...headers }, body: null };
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json', ...SECURITY_HEADERS, ...headers },
+    body: renderJson(body, indent),
+  };
+}
+
+function permit(route: RouteMatch, method: string, auth: Authenticated | undefined): UserRecord {
+  if (!auth) throw ApiError.detail(403, MESSAGES.notAuthenticated);
+  const { user } = auth;
+  if (isSafeMethod(method) || isManager(user)) return user;
+  if (route.action?.selfService && route.id === String(user.pk)) return user;
+  throw ApiError.detail(403, MESSAGES.permissionDenied);
+}
+
+export function createRouter({ services, endpoints, root }: RouterDependencies): (req: ApiRequest) => ApiResponse | undefined {
+  return (req) => {
+    const route = matchApiPath(req.path, endpoints, root);
+    if (!route) return undefined;
+    const allowed = allowedMethods(route);
+    const viewHeaders = { Allow: allowed.join(', '), Vary: 'Accept' };
+    const query = parseQuery(req.rawQuery);
+    let negotiated: Negotiated = { renderer: 'json' };
+    let user: UserRecord | undefined;
+    let result: Result;
+    try {
+      negotiated = negotiate(req.headers.accept, queryGet(query, 'format'));
+      const auth = authenticate(req, services.users);
+      user = permit(route, req.method, auth);
+      let parsed: { value: JsonValue } | undefined;
+      const ctx: RequestContext = {
+        req,
+        query,
+        user,
+        services,
+        origin: originOf(req),
+        body: () => (parsed ??= { value: parseBody(req.headers['content-type'], req.body) }).value,
+      };
+      result = dispatch(route, req.method, ctx);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      result = { status: error.status, body: error.body, headers: error.headers };
+    }
+    const headers = { ...viewHeaders, ...(result.headers ?? {}) };
+    const response =
+      negotiated.renderer === 'html'
+        ? {
+            status: result.status,
+            headers: { 'Content-Type': 'text/html; charset=utf-8', ...SECURITY_HEADERS, ...headers },
+            body: renderBrowsable({ req, query, route, allowed, status: result.status, body: result.body, headers, user, services }),
+          }
+        : jsonResponse(result.status, result.body, headers, negotiated.indent);
+    return req.method === 'HEAD' ? withoutBody(response) : response;
+  };
+}
+
+/** HEAD: the GET answer's headers, Content-Length included, and no body. */
+function withoutBody(response: ApiResponse): ApiResponse {
+  const length = response.body === null ? 0 : Buffer.byteLength(response.body);
+  return { ...response, body: null, headers: { ...response.headers, 'Content-Length': String(length) } };
+}
+
+function dispatch(route: RouteMatch, method: string, ctx: RequestContext): Result {
+  if (method === 'OPTIONS') return { status: 200, body: options(route, ctx) };
+  const handler = route.handlers[method === 'HEAD' ? 'GET' : method];
+  if (!handler || !KNOWN_METHODS.has(method)) throw ApiError.detail(405, message.methodNotAllowed(method));
+  return handler(ctx, route.id);
+}
+
+function options(route: RouteMatch, ctx: RequestContext): JsonValue {
+  const resource = route.endpoint?.resource;
+  const base = { name: route.viewName, description: route.kind === 'root' ? 'The API root: one link per endpoint family.' : (resource?.description ?? '') };
+  if (!resource || !isManager(ctx.user)) return metadata(base);
+  if (route.kind === 'list' && route.handlers.POST) return metadata({ ...base, action: 'POST', resource });
+  if (route.kind === 'detail' && route.handlers.PUT && route.handlers.GET) {
+    try {
+      route.handlers.GET(ctx, route.id);
+      return metadata({ ...base, action: 'PUT', resource });
+    } catch (error) {
+      if (error instanceof ApiError) return metadata(base);
+      throw error;
+    }
+  }
+  return metadata(base);
+}

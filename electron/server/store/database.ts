@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { LATEST_VERSION, MIGRATIONS } from './migrations';
+
+export type Db = Database.Database;
+
+export class DatabaseTooNewError extends Error {
+  constructor(file: string, found: number) {
+    super(
+      `${file} was written by a newer Outpost (schema ${found}; this one knows up to ${LATEST_VERSION}). ` +
+        'Upgrade Outpost to open it; nothing was changed.',
+    );
+  }
+}
+
+export interface OpenOptions {
+  /** better-sqlite3 native binding to load (the Electron build, under Electron). */
+  readonly nativeBinding?: string;
+}
+
+/** Case-insensitive containment, Unicode-aware (SQLite's LIKE folds ASCII only). */
+function containsFolded(haystack: unknown, needle: unknown): number {
+  if (typeof haystack !== 'string' || typeof needle !== 'string') return 0;
+  return haystack.toLowerCase().includes(needle.toLowerCase()) ? 1 : 0;
+}
+
+/** Apply every pending migration in one transaction; refuse a database newer than this code. */
+export function migrate(db: Db, file: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > LATEST_VERSION) throw new DatabaseTooNewError(file, current);
+  const pending = MIGRATIONS.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  db.transaction(() => {
+    for (const migration of pending) db.exec(migration.sql);
+    db.pragma(`user_version = ${LATEST_VERSION}`);
+  }).immediate();
+}
+
+/**
+ * Open (creating if needed, mode 0600) a workspace database: WAL, foreign keys on, migrated.
+ * `:memory:` opens a private in-memory database (tests).
+ */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  if (file !== ':memory:') {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
+  }
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.function('contains_folded', { deterministic: true }, containsFolded);
+    migrate(db, file);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

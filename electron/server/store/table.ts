@@ -1,0 +1,228 @@
+/**
+ * SQL for one resource, derived from its declaration: the columns are the declared fields
+ * (minus the computed ones), values convert by field kind, and list queries are built from a
+ * parsed `ListQuery` whose identifiers all come from the declaration. Request text only ever
+ * reaches SQL as bound values.
+ */
+import { formatDateTime } from '../../../shared/api/datetime';
+import type { FilterTerm, ListQuery, OrderTerm } from '../../../shared/api/listParams';
+import { resolvePage } from '../../../shared/api/listParams';
+import type { Field, JsonObject, JsonValue, Resource } from '../../../shared/resources';
+import type { Store } from './store';
+
+export type SqlValue = string | number | bigint | null | Buffer;
+export type Row = Record<string, SqlValue>;
+
+export interface TableSpec {
+  readonly resource: Resource;
+  readonly table: string;
+  /** Rows of this resource within a shared table: `type = 'vendor'`. */
+  readonly scope?: { readonly column: string; readonly value: string };
+  /** Declared fields with no column of their own (the endpoint fills them in). */
+  readonly computed?: readonly string[];
+  /** FTS5 table indexing this table's rows by rowid = pk, for `search`. */
+  readonly fts?: string;
+  /** SQL expression ordering by a field that is not a plain column. */
+  readonly orderExpressions?: Readonly<Record<string, string>>;
+}
+
+export interface Page {
+  readonly count: number;
+  readonly page: number;
+  readonly pageSize: number;
+  readonly rows: readonly Row[];
+}
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/** A declared value as stored in SQLite. */
+export function toSql(field: Field, value: JsonValue): SqlValue {
+  if (value === null) return null;
+  switch (field.kind) {
+    case 'boolean':
+      return value ? 1 : 0;
+    case 'choiceList':
+    case 'json':
+      return JSON.stringify(value);
+    default:
+      return typeof value === 'object' ? JSON.stringify(value) : (value as string | number);
+  }
+}
+
+/** A stored value as the API shows it. */
+export function fromSql(field: Field, value: SqlValue | undefined): JsonValue {
+  if (value === null || value === undefined) return null;
+  switch (field.kind) {
+    case 'boolean':
+      return value === 1 || value === 1n;
+    case 'datetime':
+      return formatDateTime(Number(value));
+    case 'choiceList':
+    case 'json':
+      return JSON.parse(String(value)) as JsonValue;
+    default:
+      return typeof value === 'bigint' ? Number(value) : (value as string | number);
+  }
+}
+
+function filterValue(field: Field, value: FilterTerm['value']): SqlValue {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return field.kind === 'string' || field.kind === 'choice' ? String(value) : value;
+}
+
+const MIN_TRIGRAM = 3;
+
+export class Table {
+  readonly resource: Resource;
+  readonly name: string;
+  /** Declared fields stored as columns, in declaration order. */
+  readonly columns: readonly string[];
+  private readonly selectList: string;
+  private readonly scopeSql: string;
+  private readonly scopeParams: SqlValue[];
+
+  constructor(
+    private readonly store: Store,
+    private readonly spec: TableSpec,
+  ) {
+    this.resource = spec.resource;
+    this.name = spec.table;
+    const computed = new Set(spec.computed ?? []);
+    this.columns = Object.entries(spec.resource.fields)
+      .filter(([name, field]) => !computed.has(name) && !field.writeOnly)
+      .map(([name]) => name);
+    this.selectList = this.columns.map(quote).join(', ');
+    this.scopeSql = spec.scope ? `${quote(spec.scope.column)} = ?` : '1';
+    this.scopeParams = spec.scope ? [spec.scope.value] : [];
+  }
+
+  private field(name: string): Field {
+    const field = this.resource.fields[name];
+    if (!field) throw new Error(`${this.resource.name}: no field ${name}`);
+    return field;
+  }
+
+  /** The stored fields of a row, as the API shows them. */
+  toJson(row: Row): JsonObject {
+    const out: JsonObject = {};
+    for (const name of this.columns) out[name] = fromSql(this.field(name), row[name]);
+    return out;
+  }
+
+  get(pk: number): Row | undefined {
+    return this.store
+      .prepare(`SELECT ${this.selectList} FROM ${quote(this.name)} WHERE pk = ? AND ${this.scopeSql}`)
+      .get(pk, ...this.scopeParams) as Row | undefined;
+  }
+
+  exists(pk: number): boolean {
+    return (
+      this.store.prepare(`SELECT 1 FROM ${quote(this.name)} WHERE pk = ? AND ${this.scopeSql}`).get(pk, ...this.scopeParams) !==
+      undefined
+    );
+  }
+
+  /** The pk of the row whose `column` is `value` (unique fields), if any. */
+  findBy(column: string, value: SqlValue): number | undefined {
+    if (!this.columns.includes(column)) throw new Error(`${this.resource.name}: no column ${column}`);
+    const row = this.store
+      .prepare(`SELECT pk FROM ${quote(this.name)} WHERE ${quote(column)} = ? AND ${this.scopeSql}`)
+      .get(value, ...this.scopeParams) as { pk: number } | undefined;
+    return row?.pk;
+  }
+
+  /** Insert the given declared values plus raw `extra` columns; returns the new pk. */
+  insert(values: Record<string, JsonValue>, extra: Record<string, SqlValue> = {}): number {
+    const names: string[] = [];
+    const params: SqlValue[] = [];
+    for (const [name, value] of Object.entries(values)) {
+      if (!this.columns.includes(name)) continue;
+      names.push(name);
+      params.push(toSql(this.field(name), value));
+    }
+    if (this.spec.scope && !(this.spec.scope.column in extra)) extra = { ...extra, [this.spec.scope.column]: this.spec.scope.value };
+    for (const [name, value] of Object.entries(extra)) {
+      names.push(name);
+      params.push(value);
+    }
+    const sql = `INSERT INTO ${quote(this.name)} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+    return Number(this.store.prepare(sql).run(...params).lastInsertRowid);
+  }
+
+  /** Set the given declared values plus raw `extra` columns on one row. */
+  update(pk: number, values: Record<string, JsonValue>, extra: Record<string, SqlValue> = {}): void {
+    const sets: string[] = [];
+    const params: SqlValue[] = [];
+    for (const [name, value] of Object.entries(values)) {
+      if (!this.columns.includes(name) || name === 'pk') continue;
+      sets.push(`${quote(name)} = ?`);
+      params.push(toSql(this.field(name), value));
+    }
+    for (const [name, value] of Object.entries(extra)) {
+      sets.push(`${quote(name)} = ?`);
+      params.push(value);
+    }
+    if (sets.length === 0) return;
+    this.store.prepare(`UPDATE ${quote(this.name)} SET ${sets.join(', ')} WHERE pk = ?`).run(...params, pk);
+  }
+
+  delete(pk: number): void {
+    this.store.prepare(`DELETE FROM ${quote(this.name)} WHERE pk = ?`).run(pk);
+  }
+
+  private orderSql(ordering: readonly OrderTerm[]): string {
+    const terms = ordering.map((term) => {
+      const expression = this.spec.orderExpressions?.[term.field] ?? quote(term.field);
+      return `${expression} ${term.descending ? 'DESC' : 'ASC'}`;
+    });
+    if (!ordering.some((term) => term.field === 'pk')) terms.push('pk ASC');
+    return terms.join(', ');
+  }
+
+  /** WHERE clause and parameters for a list query's filters and search. */
+  where(query: Pick<ListQuery, 'filters' | 'search'>, extra: { sql: string; params: SqlValue[] }[] = []): { sql: string; params: SqlValue[] } {
+    const clauses = [this.scopeSql];
+    const params: SqlValue[] = [...this.scopeParams];
+    for (const filter of query.filters) {
+      clauses.push(`${quote(filter.field)} = ?`);
+      params.push(filterValue(this.field(filter.field), filter.value));
+    }
+    const searchFields = this.resource.search;
+    const indexed: string[] = [];
+    for (const term of query.search) {
+      if (this.spec.fts && [...term].length >= MIN_TRIGRAM) {
+        indexed.push(`({${searchFields.join(' ')}} : "${term.replace(/"/g, '""')}")`);
+      } else {
+        clauses.push(`(${searchFields.map((f) => `contains_folded(${quote(f)}, ?)`).join(' OR ')})`);
+        for (let i = 0; i < searchFields.length; i++) params.push(term);
+      }
+    }
+    if (indexed.length > 0) {
+      clauses.push(`pk IN (SELECT rowid FROM ${quote(this.spec.fts!)} WHERE ${quote(this.spec.fts!)} MATCH ?)`);
+      params.push(indexed.join(' AND '));
+    }
+    for (const clause of extra) {
+      clauses.push(clause.sql);
+      params.push(...clause.params);
+    }
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  /** One page of a list: count, then the rows of the requested page (404 past the end). */
+  list(query: ListQuery, extra: { sql: string; params: SqlValue[] }[] = []): Page {
+    const { sql, params } = this.where(query, extra);
+    const from = `FROM ${quote(this.name)} WHERE ${sql}`;
+    const countSql = `SELECT count(*) ${from}`;
+    const count = this.store.cachedCount(countSql + '\u0000' + JSON.stringify(params), () =>
+      Number(this.store.prepare(countSql).pluck().get(...params)),
+    );
+    const page = resolvePage(query.page, count, query.pageSize);
+    const rows =
+      count === 0
+        ? []
+        : (this.store
+            .prepare(`SELECT ${this.selectList} ${from} ORDER BY ${this.orderSql(query.ordering)} LIMIT ? OFFSET ?`)
+            .all(...params, query.pageSize, (page - 1) * query.pageSize) as Row[]);
+    return { count, page, pageSize: query.pageSize, rows };
+  }
+}

@@ -1,0 +1,322 @@
+/**
+ * Validation of a write payload against a resource's declared fields, as a DRF serializer does
+ * it: field by field in declaration order, every message in DRF's words. Checks that need the
+ * database (does this pk exist, is this name taken) come in through `Lookups`.
+ */
+import type {
+  ChoiceListField,
+  Field,
+  ItemsField,
+  JsonObject,
+  JsonValue,
+  RefField,
+  RefListField,
+  Resource,
+  StringField,
+} from '../resources';
+import { isAddressOrHostName } from './address';
+import { ApiError, type FieldErrors } from './errors';
+import { formatDate, parseIsoDate } from './datetime';
+import { MESSAGES, message, pythonTypeName } from './messages';
+import { pyStr } from './python';
+
+/** create = POST; update = PUT (required fields checked); partial = PATCH. */
+export type WriteMode = 'create' | 'update' | 'partial';
+
+export interface Lookups {
+  /** Does `pk` name an object of resource `target`? */
+  refExists(target: string, pk: number): boolean;
+  /** Is `value` of the resource's unique field used by another object? */
+  uniqueTaken(value: string): boolean;
+}
+
+/** An interface or protocol as written: its name and its flag (`active` / `detection`). */
+export interface ItemInput {
+  readonly name: string;
+  readonly flag: boolean;
+}
+
+export interface ValidatedWrite {
+  /** Validated values of the writable fields given (and, on create, defaults of the others). */
+  readonly values: Record<string, JsonValue>;
+  /** Interfaces and protocols given, by field. */
+  readonly items: Record<string, ItemInput[]>;
+  /** The `comment` for the history entry: absent, null or a string. */
+  readonly comment: string | null | undefined;
+}
+
+class FieldError {
+  constructor(readonly detail: JsonValue) {}
+}
+
+const fail = (detail: string): never => {
+  throw new FieldError([detail]);
+};
+
+const TRUE_VALUES = new Set<unknown>(['t', 'T', 'y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON', '1', 1, true]);
+const FALSE_VALUES = new Set<unknown>(['f', 'F', 'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF', '0', 0, false]);
+const USERNAME = /^[\p{L}\p{N}_.@+-]+$/u;
+const EMAIL = /^[^\s@]+@([A-Za-z0-9-]+\.)+[A-Za-z0-9-]{2,}$|^[^\s@]+@\[[0-9A-Fa-f:.]+\]$/;
+const MAX_INTEGER_STRING = 1000;
+
+export function toBoolean(value: JsonValue): boolean {
+  if (TRUE_VALUES.has(value)) return true;
+  if (FALSE_VALUES.has(value)) return false;
+  return fail(MESSAGES.notABoolean);
+}
+
+export function toInteger(value: JsonValue, field: { min?: number; max?: number }): number {
+  if (typeof value === 'string' && value.length > MAX_INTEGER_STRING) fail(MESSAGES.integerTooLong);
+  if (typeof value === 'boolean' || (typeof value !== 'number' && typeof value !== 'string')) fail(MESSAGES.notAnInteger);
+  const text = (typeof value === 'number' ? String(value) : (value as string)).replace(/\.0*\s*$/, '');
+  if (!/^\s*[+-]?\d+(_\d+)*\s*$/.test(text)) fail(MESSAGES.notAnInteger);
+  const n = Number(text.replace(/_/g, '').trim());
+  if (!Number.isSafeInteger(n)) fail(MESSAGES.notAnInteger);
+  const errors: string[] = [];
+  if (field.max !== undefined && n > field.max) errors.push(message.maxValue(field.max));
+  if (field.min !== undefined && n < field.min) errors.push(message.minValue(field.min));
+  if (errors.length) throw new FieldError(errors);
+  return n;
+}
+
+function surrogateError(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      return `Surrogate characters are not allowed: U+${code.toString(16).toUpperCase()}.`;
+    }
+  }
+  return undefined;
+}
+
+function toStringValue(value: JsonValue, field: Pick<StringField, 'allowBlank' | 'maxLength' | 'format'>, unique?: () => string | undefined): string {
+  if (typeof value === 'boolean' || (typeof value !== 'string' && typeof value !== 'number')) fail(MESSAGES.notAString);
+  const text = String(value).trim();
+  if (text === '') {
+    if (!field.allowBlank) fail(MESSAGES.blank);
+    return '';
+  }
+  // DRF runs every validator and reports all that fail: format, uniqueness, length, characters.
+  const errors: string[] = [];
+  if (field.format === 'address' && !isAddressOrHostName(text)) errors.push(MESSAGES.invalidAddress);
+  if (field.format === 'email' && !EMAIL.test(text)) errors.push(MESSAGES.invalidEmail);
+  if (field.format === 'username' && !USERNAME.test(text)) errors.push(MESSAGES.invalidUsername);
+  const taken = unique?.();
+  if (taken) errors.push(taken);
+  if (field.maxLength !== undefined && [...text].length > field.maxLength) errors.push(message.maxLength(field.maxLength));
+  if (text.includes('\0')) errors.push(MESSAGES.nullCharacters);
+  const surrogate = surrogateError(text);
+  if (surrogate) errors.push(surrogate);
+  if (errors.length) throw new FieldError(errors);
+  return text;
+}
+
+function toChoice(value: JsonValue, choices: readonly string[]): string {
+  const text = pyStr(value);
+  if (value === null || typeof value === 'object' || !choices.includes(text)) fail(message.invalidChoice(text));
+  return text;
+}
+
+function toPk(value: JsonValue, target: string, lookups: Lookups): number {
+  if (typeof value === 'boolean' || value === null || typeof value === 'object') {
+    return fail(message.incorrectPkType(pythonTypeName(value)));
+  }
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  if (!/^[+-]?\d+(\.0*)?$/.test(text)) {
+    if (typeof value === 'number') fail(message.invalidPk(pyStr(value)));
+    fail(message.incorrectPkType('str'));
+  }
+  const pk = Number(text);
+  if (!Number.isSafeInteger(pk) || !lookups.refExists(target, pk)) fail(message.invalidPk(pyStr(value)));
+  return pk;
+}
+
+function toRef(value: JsonValue, field: RefField, lookups: Lookups): number | null {
+  if (value === '' || value === null) {
+    if (!field.nullable) fail(MESSAGES.null);
+    return null;
+  }
+  return toPk(value, field.target, lookups);
+}
+
+function toRefList(value: JsonValue, field: RefListField, lookups: Lookups): number[] {
+  if (typeof value === 'string' || typeof value !== 'object' || value === null) {
+    return fail(message.expectedList(pythonTypeName(value)));
+  }
+  const items = Array.isArray(value) ? value : Object.keys(value);
+  return [...new Set(items.map((item) => toPk(item, field.target, lookups)))];
+}
+
+function toChoiceList(value: JsonValue, field: ChoiceListField): string[] {
+  if (!Array.isArray(value)) return fail(message.expectedList(pythonTypeName(value)));
+  const errors: Record<string, JsonValue> = {};
+  const out: string[] = [];
+  value.forEach((item, index) => {
+    try {
+      if (item === null) fail(MESSAGES.null);
+      out.push(toChoice(item, field.choices));
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      errors[String(index)] = error.detail;
+    }
+  });
+  if (Object.keys(errors).length) throw new FieldError(errors);
+  return [...new Set(out)];
+}
+
+function toItems(value: JsonValue, field: ItemsField): ItemInput[] {
+  if (!Array.isArray(value)) {
+    throw new FieldError({ non_field_errors: [message.expectedList(pythonTypeName(value))] });
+  }
+  const errors: JsonValue[] = [];
+  const items: ItemInput[] = [];
+  for (const item of value) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      errors.push({ non_field_errors: [message.expectedDictionary(pythonTypeName(item))] });
+      continue;
+    }
+    const itemErrors: JsonObject = {};
+    let name = '';
+    let flag = true;
+    if (item.name === undefined) itemErrors.name = [MESSAGES.required];
+    else if (item.name === null) itemErrors.name = [MESSAGES.null];
+    else {
+      try {
+        name = toStringValue(item.name, { maxLength: field.nameMaxLength });
+      } catch (error) {
+        if (!(error instanceof FieldError)) throw error;
+        itemErrors.name = error.detail;
+      }
+    }
+    const rawFlag = item[field.flag];
+    if (rawFlag === null) itemErrors[field.flag] = [MESSAGES.null];
+    else if (rawFlag !== undefined) {
+      try {
+        flag = toBoolean(rawFlag);
+      } catch (error) {
+        if (!(error instanceof FieldError)) throw error;
+        itemErrors[field.flag] = error.detail;
+      }
+    }
+    errors.push(itemErrors);
+    items.push({ name, flag });
+  }
+  if (errors.some((e) => typeof e === 'object' && e !== null && Object.keys(e).length > 0)) throw new FieldError(errors);
+  const seen = new Set<string>();
+  const repeated = items.map((item): JsonObject => {
+    const again = seen.has(item.name);
+    seen.add(item.name);
+    return again ? { name: [MESSAGES.nameRepeated] } : {};
+  });
+  if (repeated.some((e) => Object.keys(e).length > 0)) throw new FieldError(repeated);
+  return items;
+}
+
+function toDate(value: JsonValue): string {
+  const date = typeof value === 'string' ? parseIsoDate(value) : undefined;
+  if (!date) return fail(MESSAGES.invalidDate);
+  return formatDate(date);
+}
+
+/** One field's value, validated; throws FieldError with DRF's detail for that field. */
+function validateValue(name: string, field: Field, value: JsonValue, resource: Resource, lookups: Lookups): JsonValue {
+  if (value === null) return field.nullable ? null : fail(MESSAGES.null);
+  switch (field.kind) {
+    case 'string': {
+      const unique =
+        resource.unique?.field === name
+          ? () => (typeof value === 'string' || typeof value === 'number') && lookups.uniqueTaken(String(value).trim()) ? resource.unique!.message : undefined
+          : undefined;
+      return toStringValue(value, field, unique);
+    }
+    case 'integer':
+      return toInteger(value, field);
+    case 'boolean':
+      return toBoolean(value);
+    case 'choice':
+      return toChoice(value, field.choices);
+    case 'ref':
+      return toRef(value, field, lookups);
+    case 'refList':
+      return toRefList(value, field, lookups);
+    case 'choiceList':
+      return toChoiceList(value, field);
+    case 'date':
+      return toDate(value);
+    case 'json':
+      return value;
+    case 'datetime':
+    case 'items':
+      throw new Error(`${name}: not validated here`);
+  }
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The body must be a JSON object: DRF's `non_field_errors` otherwise. */
+export function requireObject(body: JsonValue): JsonObject {
+  if (!isObject(body)) {
+    throw ApiError.validation({ non_field_errors: [message.expectedDictionary(pythonTypeName(body))] });
+  }
+  return body;
+}
+
+/**
+ * Validate a write. Unknown keys and read-only fields are ignored; on create absent fields take
+ * their defaults; on PATCH nothing is required; on PUT the required fields are. Throws ApiError
+ * 400 with every field's errors, in field order.
+ */
+export function validateWrite(resource: Resource, body: JsonValue, mode: WriteMode, lookups: Lookups): ValidatedWrite {
+  const data = requireObject(body);
+  const values: Record<string, JsonValue> = {};
+  const items: Record<string, ItemInput[]> = {};
+  let comment: string | null | undefined;
+  const errors: FieldErrors = {};
+  for (const [name, field] of Object.entries(resource.fields)) {
+    if (field.readOnly) continue;
+    const value = data[name];
+    if (value === undefined) {
+      if (mode !== 'partial' && field.required) errors[name] = [MESSAGES.required];
+      else if (mode === 'create' && field.default !== undefined) {
+        if (field.kind === 'items') items[name] = [];
+        else values[name] = field.default;
+      }
+      continue;
+    }
+    try {
+      if (field.kind === 'items') items[name] = toItems(value, field);
+      else if (name === 'comment') {
+        const text = validateValue(name, field, value, resource, lookups);
+        comment = text === null ? null : String(text);
+      } else values[name] = validateValue(name, field, value, resource, lookups);
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      errors[name] = error.detail;
+    }
+  }
+  if (Object.keys(errors).length) throw ApiError.validation(errors);
+  return { values, items, comment };
+}
+
+const COMMENT: StringField = { kind: 'string', label: 'Comment', allowBlank: true, nullable: true };
+
+/** A write's `comment` alone (DELETE and actions): absent, null or a string; 400 otherwise. */
+export function validateComment(body: JsonValue): string | null | undefined {
+  const value = requireObject(body).comment;
+  if (value === undefined || value === null) return value as null | undefined;
+  try {
+    return toStringValue(value, COMMENT);
+  } catch (error) {
+    if (error instanceof FieldError) throw ApiError.validation({ comment: error.detail });
+    throw error;
+  }
+}
