@@ -4,6 +4,6 @@ import { userEndpoint } from './accounts';
 import { historyEndpoint, rulesetEndpoint, sourceEndpoint } from './rules';
 
 /** Every endpoint family of api.md, each built once per workspace. */
-export function accountEndpoints(services: Services): Endpoint[] {
+export function allEndpoints(services: Services): Endpoint[] {
   return [historyEndpoint(services), rulesetEndpoint(services), sourceEndpoint(services), userEndpoint(services)];
 }

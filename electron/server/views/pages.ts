@@ -1,0 +1,11 @@
+import type { ApiRequest, ApiResponse } from '../http/types';
+import type { Services } from '../services';
+
+/** A route outside `/rest/`: answers the request, or undefined when the path is not its own. */
+export type PageRoute = (req: ApiRequest) => ApiResponse | undefined;
+
+/** The pages outside the API: the host view link (`/rules/hunt`), the login page. */
+export function pages(services: Services): PageRoute[] {
+  void services;
+  return [];
+}
