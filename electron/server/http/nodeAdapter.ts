@@ -102,9 +102,10 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
       else res.destroy();
     }
   };
+  // The Host guard answers a missing Host itself, in the API's error shape.
   const server = options.tls
-    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
-    : http.createServer(onRequest);
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key, requireHostHeader: false }, onRequest)
+    : http.createServer({ requireHostHeader: false }, onRequest);
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
