@@ -20,4 +20,20 @@ await build({
   external: ['better-sqlite3', 'electron'],
   logLevel: quiet ? 'warning' : 'info',
 });
+if (process.argv.includes('--bench')) {
+  await build({
+    entryPoints: {
+      'api.bench': path.join(root, 'bench/api.bench.ts'),
+      bareServer: path.join(root, 'bench/bareServer.ts'),
+    },
+    outdir: path.join(root, 'dist/bench'),
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['better-sqlite3', 'autocannon'],
+    logLevel: quiet ? 'warning' : 'info',
+  });
+}
 if (!quiet) console.log(`bundled in ${Date.now() - started} ms`);

@@ -1,0 +1,237 @@
+/**
+ * Benchmark of the embedded server (issue: "The embedded central server"). In one run:
+ * a bare node:http ceiling, Outpost on 100,000 probes (detail, filtered list, searched list,
+ * template PATCH with 1,000 children), the reference DRF server on 10,000 of the same probes,
+ * start-up time and memory. Load comes from autocannon (16 connections). Figures are printed as
+ * a Markdown table; `--write` also records them in docs/benchmarks.md.
+ *
+ *   npm run bench -- [--probes 100000] [--ref-probes 10000] [--duration 10] [--no-reference] [--write]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { BENCH_TOKEN, buildOutpostDataset, referenceSeed, templateName } from './dataset';
+
+// Runs as dist/bench/api.bench.cjs.
+const ROOT = path.resolve(__dirname, '../..');
+const CACHE = path.join(ROOT, 'bench', '.cache');
+const REFERENCE = path.resolve(ROOT, '..', 'shared', 'reference-server', 'run');
+
+const { values: options } = parseArgs({
+  options: {
+    probes: { type: 'string', default: '100000' },
+    'ref-probes': { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '10' },
+    'no-reference': { type: 'boolean', default: false },
+    write: { type: 'boolean', default: false },
+  },
+});
+const PROBES = Number(options.probes);
+const REF_PROBES = Number(options['ref-probes']);
+const DURATION = Number(options.duration);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface Child {
+  readonly url: string;
+  readonly process: ChildProcess;
+  readonly startedMs: number;
+  stop(): Promise<void>;
+}
+
+function startChild(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Child> {
+  const started = performance.now();
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let output = '';
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      output += c.toString();
+      const match = /^listening on (\S+)$/m.exec(output);
+      if (match) {
+        resolve({
+          url: match[1]!,
+          process: child,
+          startedMs: started,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${command} exited with ${code}:\n${output}`)));
+  });
+}
+
+async function firstAnswerMs(child: Child, token: string): Promise<number> {
+  for (;;) {
+    try {
+      const reply = await fetch(`${child.url}/rest/`, { headers: { Authorization: `Token ${token}` } });
+      if (reply.status === 200) return performance.now() - child.startedMs;
+    } catch {
+      // not answering yet
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+interface Load {
+  readonly name: string;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  readonly non2xx: number;
+}
+
+async function load(name: string, options: autocannon.Options): Promise<Load> {
+  const result = await autocannon({ connections: 16, duration: DURATION, ...options });
+  const figures = {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+  log(`  ${name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms (${figures.requests} requests, ${figures.non2xx} failed)`);
+  return figures;
+}
+
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(CACHE, { recursive: true });
+  const headers = { Authorization: `Token ${BENCH_TOKEN}` };
+  log(`building or reusing the ${PROBES}-probe data set`);
+  const dataDir = path.join(CACHE, `outpost-${PROBES}`);
+  await buildOutpostDataset(dataDir, PROBES, log);
+
+  log('starting outpost serve');
+  const outpost = await startChild(process.execPath, [path.join(ROOT, 'dist/node/outpost.cjs'), 'serve', '--data', dataDir, '--port', '0', '--admin-token', BENCH_TOKEN]);
+  const startupMs = await firstAnswerMs(outpost, BENCH_TOKEN);
+  const base = outpost.url;
+  const get = async (p: string) => (await fetch(`${base}${p}`, { headers })).json() as Promise<Record<string, unknown>>;
+
+  const detailPk = ((await get(`/rest/appliances/vendor_probe/?name=probe-${String(Math.floor(PROBES / 2)).padStart(6, '0')}`)).results as { pk: number }[])[0]!.pk;
+  const fleet = ((await get(`/rest/appliances/vendor_probe_template/?name=${templateName.site(0)}`)).results as { pk: number }[])[0]!.pk;
+  const fleetSize = (await get(`/rest/appliances/vendor_probe/?parent_tmpl=${fleet}&page_size=1`)).count;
+  const paths = {
+    detail: `/rest/appliances/vendor_probe/${detailPk}/`,
+    filtered: '/rest/appliances/vendor_probe/?location=Initech+Nantes+1&ordering=-updated',
+    searched: '/rest/appliances/vendor_probe/?enabled=true&search=initech+nantes&ordering=-updated',
+  };
+  const pageBody = await (await fetch(`${base}${paths.filtered}`, { headers })).text();
+  const bodyFile = path.join(os.tmpdir(), `outpost-bench-page-${process.pid}.json`);
+  fs.writeFileSync(bodyFile, pageBody);
+
+  log(`bare node:http ceiling (constant ${pageBody.length}-byte, 30-row page)`);
+  const bare = await startChild(process.execPath, [path.join(ROOT, 'dist/bench/bareServer.cjs'), bodyFile]);
+  const ceiling = await load('bare node:http', { url: `${bare.url}/` });
+  await bare.stop();
+
+  log('outpost');
+  const detail = await load('detail GET', { url: `${base}${paths.detail}`, headers });
+  const filtered = await load('list, filter + ordering', { url: `${base}${paths.filtered}`, headers });
+  const searched = await load('list, filter + search + ordering', { url: `${base}${paths.searched}`, headers });
+  let flip = 0;
+  const patch = await load(`PATCH template with ${fleetSize} children`, {
+    url: base,
+    requests: [
+      {
+        method: 'PATCH',
+        path: `/rest/appliances/vendor_probe_template/${fleet}/`,
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ ntp_server: `ntp-${flip++ % 2}.example.com` }) }),
+      },
+    ],
+  });
+
+  const single: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const started = performance.now();
+    const reply = await fetch(`${base}/rest/appliances/vendor_probe_template/${fleet}/`, {
+      method: 'PATCH',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ dns_server: `10.0.0.${i % 2 ? 53 : 54}` }),
+    });
+    await reply.arrayBuffer();
+    single.push(performance.now() - started);
+  }
+  single.sort((a, b) => a - b);
+  const memory = memoryOf(outpost.process.pid!);
+  await outpost.stop();
+
+  let peer: Load | undefined;
+  if (!options['no-reference']) {
+    const refData = path.join(CACHE, `reference-${REF_PROBES}`);
+    const seedFile = path.join(CACHE, `reference-seed-${REF_PROBES}.json`);
+    if (!fs.existsSync(seedFile)) fs.writeFileSync(seedFile, JSON.stringify(referenceSeed(REF_PROBES)));
+    log(`reference DRF server with ${REF_PROBES} probes (first start loads the seed; this takes a while)`);
+    const reference = await startChild('/usr/bin/python3', [REFERENCE, '--port', '0', '--data', refData, '--token', BENCH_TOKEN, '--seed', seedFile], {
+      ...process.env,
+      REFSERVER_LOG: 'WARNING',
+    });
+    peer = await load('reference DRF: list, filter + search + ordering', { url: `${reference.url}${paths.searched}`, headers });
+    await reference.stop();
+  }
+  fs.rmSync(bodyFile, { force: true });
+
+  const ratio = (x: Load) => x.rps / ceiling.rps;
+  const rows: [string, string, string, string, string, string][] = [
+    ['bare node:http, constant 30-row page (ceiling)', ceiling.rps.toFixed(0), `${ceiling.p50}`, `${ceiling.p99}`, '1.00', ''],
+    ['detail GET', detail.rps.toFixed(0), `${detail.p50}`, `${detail.p99}`, ratio(detail).toFixed(2), `≥ 0.40: ${ratio(detail) >= 0.4 ? 'met' : 'NOT met'}`],
+    ['list, filter + ordering', filtered.rps.toFixed(0), `${filtered.p50}`, `${filtered.p99}`, ratio(filtered).toFixed(2), `≥ 0.25: ${ratio(filtered) >= 0.25 ? 'met' : 'NOT met'}`],
+    [
+      'list, filter + search + ordering',
+      searched.rps.toFixed(0),
+      `${searched.p50}`,
+      `${searched.p99}`,
+      ratio(searched).toFixed(3),
+      `≥ 0.05 and p99 < 20 ms: ${ratio(searched) >= 0.05 && searched.p99 < 20 ? 'met' : 'NOT met'}`,
+    ],
+    [`PATCH template, ${fleetSize} children`, patch.rps.toFixed(1), `${patch.p50}`, `${patch.p99}`, ratio(patch).toFixed(4), ''],
+  ];
+  if (peer) {
+    const times = searched.rps / peer.rps;
+    rows.push([`reference DRF (${REF_PROBES} probes): filter + search + ordering`, peer.rps.toFixed(1), `${peer.p50}`, `${peer.p99}`, ratio(peer).toFixed(5), `Outpost is ${times.toFixed(0)}× (target ≥ 100×: ${times >= 100 ? 'met' : 'NOT met'})`]);
+  }
+  const median = single[Math.floor(single.length / 2)]!;
+  const table = [
+    `| request | req/s | p50 ms | p99 ms | ratio to bare | target |`,
+    `|---|---|---|---|---|---|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+  const extra = [
+    `- template PATCH propagating to ${fleetSize} children, one request at a time: median ${median.toFixed(1)} ms, max ${single[single.length - 1]!.toFixed(1)} ms (target < 100 ms: ${median < 100 ? 'met' : 'NOT met'})`,
+    `- start-up of \`outpost serve\` on ${PROBES} probes to its first answer: ${startupMs.toFixed(0)} ms (target < 500 ms: ${startupMs < 500 ? 'met' : 'NOT met'})`,
+    `- memory of the server after the runs: RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB (target < 300 MB: ${memory.peakMb < 300 ? 'met' : 'NOT met'})`,
+    `- requests: \`${paths.detail}\`, \`${paths.filtered}\`, \`${paths.searched}\`; PATCH bodies alternate a value so that every request propagates`,
+  ].join('\n');
+  const report = `${table}\n\n${extra}\n`;
+  process.stdout.write(`\n${report}`);
+  if (options.write) {
+    const file = path.join(ROOT, 'docs', 'benchmarks.md');
+    const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
+    const section = `<!-- api.bench:start -->\n${report}\nMeasured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${DURATION} s per run, 16 connections.\n<!-- api.bench:end -->`;
+    const next = /<!-- api\.bench:start -->[\s\S]*<!-- api\.bench:end -->/.test(current)
+      ? current.replace(/<!-- api\.bench:start -->[\s\S]*<!-- api\.bench:end -->/, section)
+      : `${current.trimEnd()}\n\n${section}\n`;
+    fs.writeFileSync(file, next);
+    log(`written to ${file}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
