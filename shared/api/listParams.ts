@@ -7,7 +7,8 @@ import type { Field, Resource } from '../resources';
 import { ApiError, type FieldErrors } from './errors';
 import { MESSAGES, message } from './messages';
 import { queryGet, type QueryPairs } from './queryString';
-import { parseDateTimeInput } from './datetime';
+import { parseIsoDateTime } from './datetime';
+import { pythonInt } from './python';
 
 export const DEFAULT_PAGE_SIZE = 30;
 export const MAX_PAGE_SIZE = 10000;
@@ -35,21 +36,19 @@ export interface ListQuery {
   readonly filters: readonly FilterTerm[];
 }
 
-/** `page_size`: 1…10000 honoured (larger clamped), anything else means the default. */
+/** `page_size`: 1…10000 honoured (larger clamped), anything else means the default (DRF reads it with `int()`). */
 export function parsePageSize(raw: string | undefined): number {
-  if (raw === undefined || !/^\s*\+?\d+\s*$/.test(raw)) return DEFAULT_PAGE_SIZE;
-  const size = Number(raw.trim());
-  if (size <= 0) return DEFAULT_PAGE_SIZE;
-  return Math.min(size, MAX_PAGE_SIZE);
+  const size = raw === undefined ? undefined : pythonInt(raw);
+  if (size === undefined || size <= 0n) return DEFAULT_PAGE_SIZE;
+  return size > BigInt(MAX_PAGE_SIZE) ? MAX_PAGE_SIZE : Number(size);
 }
 
-/** `page`: empty means 1, `last` the last page; a non-integer is only known invalid here. */
+/** `page`: empty means 1, `last` the last page; otherwise Django's `int()`; a non-integer is only known invalid here. */
 export function parsePage(raw: string | undefined): PageRequest {
   if (raw === undefined || raw === '') return 1;
   if (raw === 'last') return 'last';
-  if (!/^\s*[+-]?\d+\s*$/.test(raw)) return 'invalid';
-  const n = Number(raw.trim());
-  return n >= 1 && Number.isSafeInteger(n) ? n : 'invalid';
+  const n = pythonInt(raw);
+  return n !== undefined && n >= 1n && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : 'invalid';
 }
 
 const ORDER_TERM = /^[-+]?[.\w]+$/;
@@ -125,7 +124,8 @@ export function parseFilterValue(field: Field, raw: string): { value?: FilterVal
     case 'datetime': {
       const text = raw.trim();
       if (text === '') return {};
-      const when = parseDateTimeInput(text);
+      // django-filter's IsoDateTimeField: Django's parse_datetime only (a bare date is invalid).
+      const when = parseIsoDateTime(text);
       return when === undefined ? { error: MESSAGES.enterDateTime } : { value: when };
     }
     default: {

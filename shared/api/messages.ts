@@ -32,6 +32,8 @@ export const MESSAGES = {
   cycle: 'A template cannot inherit from itself or its descendants.',
   invalidIp: 'Invalid IP address.',
   wrongPassword: 'Wrong password.',
+  /** DRF's wording when a serializer is given `null` as its whole data. */
+  noData: 'No data provided',
 } as const;
 
 export const message = {

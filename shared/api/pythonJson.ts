@@ -10,8 +10,14 @@ export const MAX_DEPTH = 256;
 
 export type JsonParse = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string };
 
-/** Python's UTF-8 codec error text for the first invalid sequence, or undefined when valid. */
-export function utf8Error(bytes: Uint8Array): string | undefined {
+/** The first invalid UTF-8 sequence: Python's codec error text, and whether the input merely ends inside a sequence. */
+interface Utf8Fault {
+  readonly reason: string;
+  readonly start: number;
+  readonly truncated: boolean;
+}
+
+function firstUtf8Fault(bytes: Uint8Array): Utf8Fault | undefined {
   const n = bytes.length;
   let i = 0;
   while (i < n) {
@@ -32,26 +38,47 @@ export function utf8Error(bytes: Uint8Array): string | undefined {
       need = 3;
       if (b === 0xf0) min = 0x90;
       if (b === 0xf4) max = 0x8f;
-    } else return `'utf-8' codec can't decode byte 0x${hex(b)} in position ${i}: invalid start byte`;
+    } else return { reason: `'utf-8' codec can't decode byte 0x${hex(b)} in position ${i}: invalid start byte`, start: i, truncated: false };
     let j = 1;
     for (; j <= need; j++) {
       if (i + j >= n) {
-        return j === 1
-          ? `'utf-8' codec can't decode byte 0x${hex(b)} in position ${i}: unexpected end of data`
-          : `'utf-8' codec can't decode bytes in position ${i}-${i + j - 1}: unexpected end of data`;
+        const reason =
+          j === 1
+            ? `'utf-8' codec can't decode byte 0x${hex(b)} in position ${i}: unexpected end of data`
+            : `'utf-8' codec can't decode bytes in position ${i}-${i + j - 1}: unexpected end of data`;
+        return { reason, start: i, truncated: true };
       }
       const c = bytes[i + j]!;
       const lo = j === 1 ? min : 0x80;
       const hi = j === 1 ? max : 0xbf;
       if (c < lo || c > hi) {
-        return j === 1
-          ? `'utf-8' codec can't decode byte 0x${hex(b)} in position ${i}: invalid continuation byte`
-          : `'utf-8' codec can't decode bytes in position ${i}-${i + j - 1}: invalid continuation byte`;
+        const reason =
+          j === 1
+            ? `'utf-8' codec can't decode byte 0x${hex(b)} in position ${i}: invalid continuation byte`
+            : `'utf-8' codec can't decode bytes in position ${i}-${i + j - 1}: invalid continuation byte`;
+        return { reason, start: i, truncated: false };
       }
     }
     i += need + 1;
   }
   return undefined;
+}
+
+/** Python's `bytes.decode('utf-8')` error text for the first invalid sequence, or undefined when valid. */
+export function utf8Error(bytes: Uint8Array): string | undefined {
+  return firstUtf8Fault(bytes)?.reason;
+}
+
+/**
+ * The text DRF's JSONParser reads from a UTF-8 body: it decodes through a codecs StreamReader,
+ * which keeps an unfinished sequence at the very end for a next read that never comes, so those
+ * bytes are silently dropped; any other invalid sequence is an error.
+ */
+export function utf8StreamText(bytes: Uint8Array): { readonly text: string } | { readonly reason: string } {
+  const fault = firstUtf8Fault(bytes);
+  if (fault && !fault.truncated) return { reason: fault.reason };
+  const decoded = fault ? bytes.subarray(0, fault.start) : bytes;
+  return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(decoded) };
 }
 
 function hex(b: number): string {
@@ -117,8 +144,9 @@ class Scanner {
         const e = this.s[i + 1];
         if (e === undefined) throw new SyntaxFault('Unterminated string starting at', begin);
         if (e === 'u') {
+          // Python wants the four digits and at least one character after them.
           const digits = this.s.slice(i + 2, i + 6).join('');
-          if (!/^[0-9a-fA-F]{4}$/.test(digits)) throw new SyntaxFault('Invalid \\uXXXX escape', i + 1);
+          if (i + 6 >= this.s.length || !/^[0-9a-fA-F]{4}$/.test(digits)) throw new SyntaxFault('Invalid \\uXXXX escape', i + 1);
           i += 6;
           continue;
         }
@@ -188,19 +216,12 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-function hasNonFinite(value: JsonValue): boolean {
-  if (typeof value === 'number') return !Number.isFinite(value);
-  if (Array.isArray(value)) return value.some(hasNonFinite);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(hasNonFinite);
-  return false;
-}
-
 export function parseJsonText(text: string): JsonParse {
   if (nestingDepth(text) <= MAX_DEPTH && !text.startsWith('\ufeff')) {
     try {
-      const value = JSON.parse(text) as JsonValue;
-      if (hasNonFinite(value)) return { ok: false, reason: 'Out of range float values are not JSON compliant' };
-      return { ok: true, value };
+      // A number too large for a double is infinite, as Python's float() makes it; only the
+      // literals NaN and Infinity are refused (the scanner words that).
+      return { ok: true, value: JSON.parse(text) as JsonValue };
     } catch {
       // worded below
     }
@@ -215,20 +236,52 @@ export function parseJsonText(text: string): JsonParse {
   return { ok: false, reason: 'maximum nesting depth exceeded' };
 }
 
-const LATIN1 = new Set(['latin-1', 'latin1', 'iso-8859-1', 'iso8859-1', 'l1', 'cp819']);
+/** Python's codec names (and aliases) of the charsets decoded here, as `codecs.lookup` normalises them. */
+const CODECS: Readonly<Record<string, 'utf-8' | 'latin-1' | 'ascii'>> = Object.fromEntries([
+  ...['utf_8', 'utf8', 'u8', 'utf', 'utf8_ucs2', 'utf8_ucs4', 'cp65001'].map((name) => [name, 'utf-8'] as const),
+  ...['latin_1', 'latin1', 'latin', 'l1', '8859', 'cp819', 'csisolatin1', 'ibm819', 'iso8859', 'iso8859_1', 'iso_8859_1', 'iso_8859_1_1987', 'iso_ir_100'].map(
+    (name) => [name, 'latin-1'] as const,
+  ),
+  ...['ascii', '646', 'ansi_x3.4_1968', 'ansi_x3.4_1986', 'ansi_x3_4_1968', 'cp367', 'csascii', 'ibm367', 'iso646_us', 'iso_646.irv_1991', 'iso_ir_6', 'us', 'us_ascii'].map(
+    (name) => [name, 'ascii'] as const,
+  ),
+]);
 
-/** Decode a body in its declared charset (UTF-8 by default) and parse it. */
+function codecOf(charset: string): 'utf-8' | 'latin-1' | 'ascii' {
+  const normalised = charset
+    .toLowerCase()
+    .replace(/[^a-z0-9.]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  // Django ignores a charset Python does not know and reads the body as UTF-8; a known codec
+  // other than these three is read as UTF-8 too (JSON is UTF-8; see docs/differences.md).
+  return CODECS[normalised] ?? 'utf-8';
+}
+
+/** Python's latin-1: every byte is the code point of the same number. */
+function latin1Text(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return text;
+}
+
+/** Decode a body in its declared charset (UTF-8 by default) as DRF's JSONParser does, and parse it. */
 export function parseJsonBytes(bytes: Uint8Array, charset = 'utf-8'): JsonParse {
-  const name = charset.trim().toLowerCase();
   let text: string;
-  if (LATIN1.has(name)) {
-    text = new TextDecoder('latin1').decode(bytes);
-  } else if (name === 'utf-8' || name === 'utf8' || name === '' || name === 'ascii' || name === 'us-ascii') {
-    const error = utf8Error(bytes);
-    if (error) return { ok: false, reason: error };
-    text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  } else {
-    return { ok: false, reason: `unknown encoding: ${charset}` };
+  switch (codecOf(charset)) {
+    case 'latin-1':
+      text = latin1Text(bytes);
+      break;
+    case 'ascii': {
+      const bad = bytes.findIndex((b) => b >= 0x80);
+      if (bad >= 0) return { ok: false, reason: `'ascii' codec can't decode byte 0x${hex(bytes[bad]!)} in position ${bad}: ordinal not in range(128)` };
+      text = latin1Text(bytes);
+      break;
+    }
+    case 'utf-8': {
+      const decoded = utf8StreamText(bytes);
+      if ('reason' in decoded) return { ok: false, reason: decoded.reason };
+      text = decoded.text;
+    }
   }
   return parseJsonText(text);
 }

@@ -18,7 +18,7 @@ import { isAddressOrHostName } from './address';
 import { ApiError, type FieldErrors } from './errors';
 import { formatDate, parseIsoDate } from './datetime';
 import { MESSAGES, message, pythonTypeName } from './messages';
-import { pyStr } from './python';
+import { pyStr, pythonInt } from './python';
 
 /** create = POST; update = PUT (required fields checked); partial = PATCH. */
 export type WriteMode = 'create' | 'update' | 'partial';
@@ -58,6 +58,8 @@ const FALSE_VALUES = new Set<unknown>(['f', 'F', 'n', 'N', 'no', 'No', 'NO', 'fa
 const USERNAME = /^[\p{L}\p{N}_.@+-]+$/u;
 const EMAIL = /^[^\s@]+@([A-Za-z0-9-]+\.)+[A-Za-z0-9-]{2,}$|^[^\s@]+@\[[0-9A-Fa-f:.]+\]$/;
 const MAX_INTEGER_STRING = 1000;
+/** DRF IntegerField's `\.0*\s*$` (Python's `\s`, which is not JavaScript's). */
+const TRAILING_ZERO_DECIMALS = /\.0*[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/u;
 
 export function toBoolean(value: JsonValue): boolean {
   if (TRUE_VALUES.has(value)) return true;
@@ -68,15 +70,16 @@ export function toBoolean(value: JsonValue): boolean {
 export function toInteger(value: JsonValue, field: { min?: number; max?: number }): number {
   if (typeof value === 'string' && value.length > MAX_INTEGER_STRING) fail(MESSAGES.integerTooLong);
   if (typeof value === 'boolean' || (typeof value !== 'number' && typeof value !== 'string')) fail(MESSAGES.notAnInteger);
-  const text = (typeof value === 'number' ? String(value) : (value as string)).replace(/\.0*\s*$/, '');
-  if (!/^\s*[+-]?\d+(_\d+)*\s*$/.test(text)) fail(MESSAGES.notAnInteger);
-  const n = Number(text.replace(/_/g, '').trim());
-  if (!Number.isSafeInteger(n)) fail(MESSAGES.notAnInteger);
+  // DRF: Python's int() of the text, once a trailing `.0…` is cut off.
+  const text = (typeof value === 'number' ? pyStr(value) : (value as string)).replace(TRAILING_ZERO_DECIMALS, '');
+  const n = pythonInt(text);
+  if (n === undefined) return fail(MESSAGES.notAnInteger);
   const errors: string[] = [];
-  if (field.max !== undefined && n > field.max) errors.push(message.maxValue(field.max));
-  if (field.min !== undefined && n < field.min) errors.push(message.minValue(field.min));
+  if (field.max !== undefined && n > BigInt(field.max)) errors.push(message.maxValue(field.max));
+  if (field.min !== undefined && n < BigInt(field.min)) errors.push(message.minValue(field.min));
   if (errors.length) throw new FieldError(errors);
-  return n;
+  if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) fail(MESSAGES.notAnInteger);
+  return Number(n);
 }
 
 function surrogateError(text: string): string | undefined {
@@ -98,7 +101,7 @@ function surrogateError(text: string): string | undefined {
 
 function toStringValue(value: JsonValue, field: Pick<StringField, 'allowBlank' | 'maxLength' | 'format'>, unique?: () => string | undefined): string {
   if (typeof value === 'boolean' || (typeof value !== 'string' && typeof value !== 'number')) fail(MESSAGES.notAString);
-  const text = String(value).trim();
+  const text = pyStr(value).trim();
   if (text === '') {
     if (!field.allowBlank) fail(MESSAGES.blank);
     return '';
@@ -124,18 +127,21 @@ function toChoice(value: JsonValue, choices: readonly string[]): string {
   return text;
 }
 
+/**
+ * DRF's PrimaryKeyRelatedField: the value goes to the database as Python's `int()` makes it (a
+ * float is truncated, a string parsed with Python's syntax); what `int()` refuses is an
+ * incorrect type, and `null` simply matches nothing.
+ */
 function toPk(value: JsonValue, target: string, lookups: Lookups): number {
-  if (typeof value === 'boolean' || value === null || typeof value === 'object') {
+  if (value === null) return fail(message.invalidPk('None'));
+  if (typeof value === 'boolean' || typeof value === 'object') {
     return fail(message.incorrectPkType(pythonTypeName(value)));
   }
-  const text = typeof value === 'number' ? String(value) : value.trim();
-  if (!/^[+-]?\d+(\.0*)?$/.test(text)) {
-    if (typeof value === 'number') fail(message.invalidPk(pyStr(value)));
-    fail(message.incorrectPkType('str'));
-  }
-  const pk = Number(text);
-  if (!Number.isSafeInteger(pk) || !lookups.refExists(target, pk)) fail(message.invalidPk(pyStr(value)));
-  return pk;
+  const pk = typeof value === 'number' ? Math.trunc(value) : pythonInt(value);
+  if (pk === undefined) return fail(message.incorrectPkType('str'));
+  const safe = typeof pk === 'bigint' ? (pk >= Number.MIN_SAFE_INTEGER && pk <= Number.MAX_SAFE_INTEGER ? Number(pk) : NaN) : pk;
+  if (!Number.isSafeInteger(safe) || !lookups.refExists(target, safe)) fail(message.invalidPk(pyStr(value)));
+  return safe;
 }
 
 function toRef(value: JsonValue, field: RefField, lookups: Lookups): number | null {
@@ -232,7 +238,7 @@ function validateValue(name: string, field: Field, value: JsonValue, resource: R
     case 'string': {
       const unique =
         resource.unique?.field === name
-          ? () => (typeof value === 'string' || typeof value === 'number') && lookups.uniqueTaken(String(value).trim()) ? resource.unique!.message : undefined
+          ? () => (typeof value === 'string' || typeof value === 'number') && lookups.uniqueTaken(pyStr(value).trim()) ? resource.unique!.message : undefined
           : undefined;
       return toStringValue(value, field, unique);
     }
@@ -262,8 +268,9 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The body must be a JSON object: DRF's `non_field_errors` otherwise. */
+/** The body must be a JSON object: DRF's `non_field_errors` otherwise (`null` has its own words). */
 export function requireObject(body: JsonValue): JsonObject {
+  if (body === null) throw ApiError.validation({ non_field_errors: [MESSAGES.noData] });
   if (!isObject(body)) {
     throw ApiError.validation({ non_field_errors: [message.expectedDictionary(pythonTypeName(body))] });
   }

@@ -85,7 +85,7 @@ export const history = defineResource({
     'The history of user actions. Every successful write creates one entry, in the same transaction, with the comment it carried.',
   fields: fields({
     pk: field.pk(),
-    action_type: { kind: 'choice', choices: Object.keys(ACTIONS), readOnly: true },
+    action_type: field.string(64, { readOnly: true }),
     date: field.datetime(),
     comment: field.string(undefined, { readOnly: true, nullable: true }),
     user: { kind: 'ref', target: 'sciriususer', readOnly: true },

@@ -6,7 +6,9 @@ import { ApiError } from '../../../shared/api/errors';
 import { MESSAGES } from '../../../shared/api/messages';
 import { requireObject, validateComment } from '../../../shared/api/validate';
 import { ok } from '../http/types';
+import { field, fields } from '../../../shared/resources';
 import type { Endpoint, RequestContext } from '../routing/endpoint';
+import type { ActionWithForm } from '../views/metadata';
 import type { Services } from '../services';
 import { checkPassword, hashPassword, isManager, type UserRecord } from '../store/users';
 import { clientIp, insertWithTimes, lookupPk, modelEndpoint, updateWithTimes } from './model';
@@ -40,6 +42,15 @@ function passwordField(value: unknown, errors: Record<string, string[]>, name: s
   else return String(value).trim();
   return undefined;
 }
+
+/** What `<pk>/password/` takes, as OPTIONS describes it (the comment first, as DRF orders inherited fields). */
+const PASSWORD_FORM = fields({
+  comment: field.comment(),
+  old_password: { kind: 'string' },
+  new_password: { kind: 'string', required: true },
+});
+
+const passwordAction = (action: ActionWithForm): ActionWithForm => action;
 
 export function userEndpoint(services: Services): Endpoint {
   const table = services.tables.user;
@@ -80,11 +91,12 @@ export function userEndpoint(services: Services): Endpoint {
           return ok({ token });
         },
       },
-      {
+      passwordAction({
         name: 'password',
         detail: true,
         methods: ['POST'],
         selfService: true,
+        form: PASSWORD_FORM,
         handler: (ctx, id) => {
           const user = target(ctx, id);
           services.store.write(() => {
@@ -108,7 +120,7 @@ export function userEndpoint(services: Services): Endpoint {
           });
           return ok({ password: 'updated' });
         },
-      },
+      }),
       {
         name: 'current_user',
         detail: false,

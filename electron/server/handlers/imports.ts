@@ -40,6 +40,7 @@ export interface ImportKind<T> {
 }
 
 export function importEntries<T>(services: Services, kind: ImportKind<T>, body: JsonValue, actor: Actor, comment: string | null): number {
+  if (body === null) throw ApiError.validation({ non_field_errors: [MESSAGES.noData] });
   if (!Array.isArray(body)) {
     throw ApiError.validation({ non_field_errors: [message.expectedList(pythonTypeName(body))] });
   }

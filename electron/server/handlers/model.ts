@@ -6,8 +6,9 @@
 import { ApiError } from '../../../shared/api/errors';
 import { parseListQuery } from '../../../shared/api/listParams';
 import { MESSAGES } from '../../../shared/api/messages';
+import { pythonInt } from '../../../shared/api/python';
 import { validateComment, validateWrite, type ValidatedWrite, type WriteMode } from '../../../shared/api/validate';
-import type { JsonObject, JsonValue, Verb } from '../../../shared/resources';
+import type { JsonObject, JsonValue, Resource, Verb } from '../../../shared/resources';
 import { created, noContent, ok, type Result } from '../http/types';
 import type { Endpoint, Handler, RequestContext } from '../routing/endpoint';
 import type { Row, Table } from '../store/table';
@@ -28,12 +29,14 @@ export interface ModelHooks {
   readonly remove?: (ctx: RequestContext, pk: number, row: Row) => void;
 }
 
-/** The pk in a detail path, or 404 (a non-number finds nothing, as in DRF). */
+/**
+ * The pk in a detail path, read as Django reads it (Python's `int()`: ` 7`, `+7` and `0007` name
+ * pk 7), or 404: a non-number, or a number no object can have, finds nothing, as in DRF.
+ */
 export function lookupPk(id: string): number {
-  if (!/^\d+$/.test(id)) throw ApiError.detail(404, MESSAGES.notFound);
-  const pk = Number(id);
-  if (!Number.isSafeInteger(pk)) throw ApiError.detail(404, MESSAGES.notFound);
-  return pk;
+  const pk = pythonInt(id);
+  if (pk === undefined || pk < 1n || pk > BigInt(Number.MAX_SAFE_INTEGER)) throw ApiError.detail(404, MESSAGES.notFound);
+  return Number(pk);
 }
 
 export function clientIp(ctx: RequestContext): string {
@@ -71,6 +74,14 @@ export function updateWithTimes(ctx: RequestContext, table: Table, pk: number, v
   table.update(pk, values, { ...timestamps(table, ctx.services.store.now(), false), ...extra });
 }
 
+/** An object's keys in the declared field order, as DRF renders them (computed fields come in last). */
+export function inFieldOrder(resource: Resource, object: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const name of Object.keys(resource.fields)) if (name in object) out[name] = object[name]!;
+  for (const [name, value] of Object.entries(object)) if (!(name in out)) out[name] = value;
+  return out;
+}
+
 export interface ModelEndpointOptions {
   readonly table: Table;
   readonly hooks?: ModelHooks;
@@ -90,8 +101,9 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
 
   const show = (ctx: RequestContext, rows: readonly Row[]): JsonObject[] => {
     const objects = rows.map((row) => table.toJson(row));
-    hooks.decorate?.(ctx, rows, objects);
-    return objects;
+    if (!hooks.decorate) return objects;
+    hooks.decorate(ctx, rows, objects);
+    return objects.map((object) => inFieldOrder(resource, object));
   };
 
   const fetch = (pk: number): Row => {

@@ -2,6 +2,7 @@ import type { Endpoint } from '../routing/endpoint';
 import type { Services } from '../services';
 import { userEndpoint } from './accounts';
 import { probeEndpoints } from './probes';
+import { hostIdEndpoint } from './hosts';
 import { historyEndpoint, rulesetEndpoint, sourceEndpoint } from './rules';
 import { threatEndpoint } from './threats';
 
@@ -9,6 +10,7 @@ import { threatEndpoint } from './threats';
 export function allEndpoints(services: Services): Endpoint[] {
   return [
     ...probeEndpoints(services),
+    hostIdEndpoint(services),
     threatEndpoint(services),
     historyEndpoint(services),
     rulesetEndpoint(services),

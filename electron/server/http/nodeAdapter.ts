@@ -39,7 +39,8 @@ function headersOf(req: http.IncomingMessage): Record<string, string> {
 }
 
 function send(res: http.ServerResponse, response: ApiResponse): void {
-  const headers: Record<string, string> = { ...response.headers };
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(response.headers)) headers[name] = typeof value === 'string' ? value : [...value];
   if (response.body !== null) headers['Content-Length'] = String(Buffer.byteLength(response.body));
   res.writeHead(response.status, headers);
   res.end(response.body ?? undefined);

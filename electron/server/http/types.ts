@@ -15,9 +15,12 @@ export interface ApiRequest {
   readonly scheme: 'http' | 'https';
 }
 
+/** A header value; a list goes out as one header line per item (Set-Cookie). */
+export type HeaderValue = string | readonly string[];
+
 export interface ApiResponse {
   readonly status: number;
-  readonly headers: Record<string, string>;
+  readonly headers: Readonly<Record<string, HeaderValue>>;
   /** null: no body (204, HEAD). */
   readonly body: string | Buffer | null;
 }

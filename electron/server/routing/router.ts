@@ -12,8 +12,8 @@ import { parseBody } from '../http/body';
 import type { ApiRequest, ApiResponse, Result } from '../http/types';
 import type { Services } from '../services';
 import { isManager, type UserRecord } from '../store/users';
-import { renderBrowsable } from '../views/browsable';
-import { metadata } from '../views/metadata';
+import { browsableHeaders, newNonce, renderBrowsable } from '../views/browsable';
+import { actionForm, metadata } from '../views/metadata';
 import { authenticate, isSafeMethod, type Authenticated } from './auth';
 import { DETAIL_METHODS, LIST_METHODS, type Action, type Endpoint, type Handler, type RequestContext } from './endpoint';
 import { negotiate, type Negotiated } from './negotiation';
@@ -37,6 +37,8 @@ export interface RouteMatch {
   readonly handlers: Readonly<Record<string, Handler>>;
   /** OPTIONS `name`. */
   readonly viewName: string;
+  /** A format suffix in the path (`source.json`, `source/1.api/`), which wins over `?format=`. */
+  readonly format?: string;
 }
 
 function handlersOf(endpoint: Endpoint, table: Readonly<Record<string, keyof Endpoint>>): Record<string, Handler> {
@@ -59,8 +61,30 @@ function actionRoute(endpoint: Endpoint, action: Action, id: string): RouteMatch
   return { kind: 'action', endpoint, id, action, handlers, viewName: prettyName(action.name) };
 }
 
-/** Match `/rest/...` (trailing slash optional) against the endpoints, as DRF's router orders routes. */
+/** DRF's format suffix patterns: `.<format>` right after a route's last segment, before its slash. */
+const FORMAT_SUFFIX = /^(\/rest\/|.*[^/])\.([a-z0-9]+)\/?$/;
+
+/**
+ * Match `/rest/...` (trailing slash optional) against the endpoints, as DRF's router orders
+ * routes; then, as DRF's DefaultRouter adds after each route, the same with a format suffix.
+ */
 export function matchApiPath(path: string, endpoints: readonly Endpoint[], rootHandler: Handler): RouteMatch | undefined {
+  const plain = matchRoute(path, endpoints, rootHandler);
+  if (plain) return plain;
+  const suffixed = FORMAT_SUFFIX.exec(path);
+  if (!suffixed) return undefined;
+  const route = matchRoute(suffixed[1]!, endpoints, rootHandler);
+  // The root's suffixed form is `/rest/.json` only.
+  if (!route || (route.kind === 'root' && suffixed[1] !== '/rest/')) return undefined;
+  return { ...route, format: suffixed[2]! };
+}
+
+/** The format suffix of a path that has one (`/rest/.json` → `json`). */
+export function formatSuffixOf(path: string): string | undefined {
+  return FORMAT_SUFFIX.exec(path)?.[2];
+}
+
+function matchRoute(path: string, endpoints: readonly Endpoint[], rootHandler: Handler): RouteMatch | undefined {
   if (!path.startsWith('/rest/') && path !== '/rest') return undefined;
   const rest = path.slice('/rest/'.length).replace(/\/$/, '');
   if (rest === '') return { kind: 'root', id: '', handlers: { GET: rootHandler }, viewName: 'Api Root' };
@@ -136,7 +160,7 @@ export function createRouter({ services, endpoints, root }: RouterDependencies):
     let user: UserRecord | undefined;
     let result: Result;
     try {
-      negotiated = negotiate(req.headers.accept, queryGet(query, 'format'));
+      negotiated = negotiate(req.headers.accept, route.format ?? queryGet(query, 'format'));
       const auth = authenticate(req, services.users);
       user = permit(route, req.method, auth);
       let parsed: { value: JsonValue } | undefined;
@@ -156,13 +180,21 @@ export function createRouter({ services, endpoints, root }: RouterDependencies):
     const headers = { ...viewHeaders, ...(result.headers ?? {}) };
     const response =
       negotiated.renderer === 'html'
-        ? {
-            status: result.status,
-            headers: { 'Content-Type': 'text/html; charset=utf-8', ...SECURITY_HEADERS, ...headers },
-            body: renderBrowsable({ req, query, route, allowed, status: result.status, body: result.body, headers, user, services }),
-          }
+        ? htmlResponse(result.status, headers, (nonce) =>
+            renderBrowsable({ req, query, route, allowed, status: result.status, body: result.body, headers, user, services, nonce }),
+          )
         : jsonResponse(result.status, result.body, headers, negotiated.indent);
     return req.method === 'HEAD' ? withoutBody(response) : response;
+  };
+}
+
+/** The browsable page, with the Content-Security-Policy whose nonce its inline script and style carry. */
+function htmlResponse(status: number, headers: Record<string, string>, render: (nonce: string) => string): ApiResponse {
+  const nonce = newNonce();
+  return {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', ...SECURITY_HEADERS, ...browsableHeaders(nonce), ...headers },
+    body: render(nonce),
   };
 }
 
@@ -184,6 +216,8 @@ function options(route: RouteMatch, ctx: RequestContext): JsonValue {
   const base = { name: route.viewName, description: route.kind === 'root' ? 'The API root: one link per endpoint family.' : (resource?.description ?? '') };
   if (!resource || !isManager(ctx.user)) return metadata(base);
   if (route.kind === 'list' && route.handlers.POST) return metadata({ ...base, action: 'POST', resource });
+  // DRF describes a POST action with the serializer it uses (the endpoint's, unless the action has its own).
+  if (route.kind === 'action' && route.handlers.POST) return metadata({ ...base, action: 'POST', resource, fields: actionForm(route.action) });
   if (route.kind === 'detail' && route.handlers.PUT && route.handlers.GET) {
     try {
       route.handlers.GET(ctx, route.id);

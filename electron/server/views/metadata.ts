@@ -2,6 +2,19 @@
  * OPTIONS answers in DRF's SimpleMetadata shape, derived from the resource declaration.
  */
 import type { Field, JsonObject, Resource } from '../../../shared/resources';
+import type { Action } from '../routing/endpoint';
+
+export type Fields = Readonly<Record<string, Field>>;
+
+/** A POST action that takes a form of its own (DRF: an action with its own serializer class). */
+export interface ActionWithForm extends Action {
+  readonly form: Fields;
+}
+
+/** The form OPTIONS shows for a POST action: its own, or undefined for the endpoint's. */
+export function actionForm(action: Action | undefined): Fields | undefined {
+  return action !== undefined && 'form' in action ? (action as ActionWithForm).form : undefined;
+}
 
 function fieldType(field: Field): string {
   switch (field.kind) {
@@ -55,9 +68,9 @@ export function fieldInfo(field: Field): JsonObject {
   return info;
 }
 
-export function fieldsInfo(resource: Resource): JsonObject {
+export function fieldsInfo(fields: Fields): JsonObject {
   const out: JsonObject = {};
-  for (const [name, field] of Object.entries(resource.fields)) out[name] = fieldInfo(field);
+  for (const [name, field] of Object.entries(fields)) out[name] = fieldInfo(field);
   return out;
 }
 
@@ -67,6 +80,8 @@ export interface MetadataOptions {
   /** `POST` on a list, `PUT` on an existing object the caller may change; none otherwise. */
   readonly action?: 'POST' | 'PUT';
   readonly resource?: Resource;
+  /** The form described, when not the resource's fields. */
+  readonly fields?: Fields;
 }
 
 export function metadata(options: MetadataOptions): JsonObject {
@@ -76,6 +91,6 @@ export function metadata(options: MetadataOptions): JsonObject {
     renders: ['application/json', 'text/html'],
     parses: ['application/json'],
   };
-  if (options.action && options.resource) out.actions = { [options.action]: fieldsInfo(options.resource) };
+  if (options.action && options.resource) out.actions = { [options.action]: fieldsInfo(options.fields ?? options.resource.fields) };
   return out;
 }

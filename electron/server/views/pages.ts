@@ -1,11 +1,12 @@
 import type { ApiRequest, ApiResponse } from '../http/types';
 import type { Services } from '../services';
+import { huntPage } from './hunt';
+import { loginPages } from './login';
 
 /** A route outside `/rest/`: answers the request, or undefined when the path is not its own. */
 export type PageRoute = (req: ApiRequest) => ApiResponse | undefined;
 
-/** The pages outside the API: the host view link (`/rules/hunt`), the login page. */
+/** The pages outside the API: the host view link (`/rules/hunt`), the login and logout pages. */
 export function pages(services: Services): PageRoute[] {
-  void services;
-  return [];
+  return [huntPage(services), ...loginPages(services)];
 }
