@@ -9,6 +9,7 @@ import path from 'node:path';
 import { openWorkspace } from '../electron/server/openWorkspace';
 import { Owners, SCALARS } from '../electron/server/store/owners';
 import type { Api } from '../electron/server/api';
+import { bodyText } from '../electron/server/http/types';
 
 export const BENCH_TOKEN = 'be0c4be0c4be0c4be0c4be0c4be0c4be0c4be0c4';
 export const FLEET_SIZE = 1000;
@@ -98,8 +99,8 @@ export async function buildOutpostDataset(dataDir: string, total: number, log: (
   const templatePks: number[] = [];
   const post = async (body: Record<string, unknown>) => {
     const reply = await call(api, 'POST', '/rest/appliances/vendor_probe_template/', body);
-    if (reply.status !== 201) throw new Error(`template create failed: ${String(reply.body)}`);
-    return (JSON.parse(String(reply.body)) as { pk: number }).pk;
+    if (reply.status !== 201) throw new Error(`template create failed: ${bodyText(reply)}`);
+    return (JSON.parse(bodyText(reply)) as { pk: number }).pk;
   };
   const root = await post({ name: templateName.root, capture_threads: 4, interfaces: INTERFACES, protocols: [{ name: 'http' }, { name: 'tls' }] });
   const regions: number[] = [];
@@ -141,6 +142,8 @@ export async function buildOutpostDataset(dataDir: string, total: number, log: (
     });
     log(`  ${Math.min(total, start + batch)} probes`);
   }
+  // A bulk load leaves the full-text index in many segments; merge them as an import would.
+  services.store.db.exec("INSERT INTO appliance_search(appliance_search) VALUES ('optimize')");
   services.store.db.exec('ANALYZE');
   services.store.db.pragma('wal_checkpoint(TRUNCATE)');
   workspace.close();

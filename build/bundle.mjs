@@ -25,6 +25,7 @@ if (process.argv.includes('--bench')) {
     entryPoints: {
       'api.bench': path.join(root, 'bench/api.bench.ts'),
       bareServer: path.join(root, 'bench/bareServer.ts'),
+      profile: path.join(root, 'bench/profile.ts'),
     },
     outdir: path.join(root, 'dist/bench'),
     outExtension: { '.js': '.cjs' },

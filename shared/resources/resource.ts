@@ -1,4 +1,4 @@
-import type { Field, JsonObject, JsonValue } from './fields';
+import type { Field, JsonValue } from './fields';
 
 /** Which methods an endpoint answers (api.md §3, §6). */
 export type Access = 'read-write' | 'read-only' | 'read-delete';
@@ -97,10 +97,3 @@ export const field = {
   json: (defaultValue: JsonValue): FieldSpec => ({ kind: 'json', default: defaultValue }),
 };
 
-/** The object's keys in the resource's field order (computed fields are filled in last). */
-export function inFieldOrder(resource: Resource, object: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const name of Object.keys(resource.fields)) if (name in object) out[name] = object[name]!;
-  for (const [name, value] of Object.entries(object)) if (!(name in out)) out[name] = value;
-  return out;
-}

@@ -1,6 +1,6 @@
 /** api.md §1: conventions every endpoint follows. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { request, type Client } from '../helpers/http';
+import type { Client } from '../helpers/http';
 import { addUser, startServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;

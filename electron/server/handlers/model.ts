@@ -8,15 +8,17 @@ import { parseListQuery } from '../../../shared/api/listParams';
 import { MESSAGES } from '../../../shared/api/messages';
 import { pythonInt } from '../../../shared/api/python';
 import { validateComment, validateWrite, type ValidatedWrite, type WriteMode } from '../../../shared/api/validate';
-import type { JsonObject, JsonValue, Resource, Verb } from '../../../shared/resources';
+import type { JsonObject, JsonValue, Verb } from '../../../shared/resources';
+import { RenderedJson } from '../http/jsonBody';
 import { created, noContent, ok, type Result } from '../http/types';
 import type { Endpoint, Handler, RequestContext } from '../routing/endpoint';
+import { objectWriter, type Fragments } from '../store/render';
 import type { Row, Table } from '../store/table';
-import { paginated } from './pagination';
+import { paginatedRendered } from './pagination';
 
 export interface ModelHooks {
-  /** Fill computed fields of a page of objects (rows and objects in the same order). */
-  readonly decorate?: (ctx: RequestContext, rows: readonly Row[], objects: JsonObject[]) => void;
+  /** JSON text of the computed fields (no column of their own) of some objects. */
+  readonly fragments?: (ctx: RequestContext, pks: readonly number[]) => Fragments;
   /** Checks after every field is valid (DRF's `validate()`); throw ApiError 400. */
   readonly validate?: (ctx: RequestContext, write: ValidatedWrite, existing: Row | undefined) => void;
   /** Store a new object; default: insert the values with created/updated times. Returns its pk. */
@@ -74,14 +76,6 @@ export function updateWithTimes(ctx: RequestContext, table: Table, pk: number, v
   table.update(pk, values, { ...timestamps(table, ctx.services.store.now(), false), ...extra });
 }
 
-/** An object's keys in the declared field order, as DRF renders them (computed fields come in last). */
-export function inFieldOrder(resource: Resource, object: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const name of Object.keys(resource.fields)) if (name in object) out[name] = object[name]!;
-  for (const [name, value] of Object.entries(object)) if (!(name in out)) out[name] = value;
-  return out;
-}
-
 export interface ModelEndpointOptions {
   readonly table: Table;
   readonly hooks?: ModelHooks;
@@ -99,11 +93,27 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
         ? (['list', 'retrieve', 'destroy'] as const)
         : (['list', 'retrieve'] as const));
 
-  const show = (ctx: RequestContext, rows: readonly Row[]): JsonObject[] => {
-    const objects = rows.map((row) => table.toJson(row));
-    if (!hooks.decorate) return objects;
-    hooks.decorate(ctx, rows, objects);
-    return objects.map((object) => inFieldOrder(resource, object));
+  const writer = objectWriter(resource, table.columns);
+
+  /** Each object's JSON (those that exist), in the order asked; rendered once per change. */
+  const show = (ctx: RequestContext, pks: readonly number[]): RenderedJson[] => {
+    const texts = new Map<number, RenderedJson>();
+    const misses: number[] = [];
+    for (const pk of pks) {
+      const text = table.rendered.get(pk);
+      if (text === undefined) misses.push(pk);
+      else texts.set(pk, text);
+    }
+    if (misses.length > 0) {
+      const rows = table.rawRows(misses);
+      const fragments = hooks.fragments?.(ctx, [...rows.keys()]) ?? {};
+      for (const [pk, row] of rows) {
+        const text = RenderedJson.of(writer(row, pk, fragments));
+        texts.set(pk, text);
+        table.rendered.set(pk, text);
+      }
+    }
+    return pks.flatMap((pk) => texts.get(pk) ?? []);
   };
 
   const fetch = (pk: number): Row => {
@@ -112,7 +122,11 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
     return row;
   };
 
-  const detail = (ctx: RequestContext, pk: number): JsonObject => show(ctx, [fetch(pk)])[0]!;
+  const detail = (ctx: RequestContext, pk: number): RenderedJson => {
+    const [json] = show(ctx, [pk]);
+    if (json === undefined) throw ApiError.detail(404, MESSAGES.notFound);
+    return json;
+  };
 
   const validate = (ctx: RequestContext, mode: WriteMode, existing?: Row): ValidatedWrite => {
     const pk = existing ? Number(existing.pk) : undefined;
@@ -130,8 +144,8 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
   const display = (values: JsonObject): JsonValue => values[resource.display] ?? null;
 
   const list: Handler = (ctx) => {
-    const page = table.list(parseListQuery(resource, ctx.query));
-    return ok(paginated(ctx, page, show(ctx, page.rows)));
+    const page = table.pkPage(parseListQuery(resource, ctx.query));
+    return ok(paginatedRendered(ctx, page, show(ctx, page.pks)));
   };
 
   const retrieve: Handler = (ctx, id) => ok(detail(ctx, lookupPk(id)));

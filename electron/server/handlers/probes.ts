@@ -16,7 +16,7 @@ import {
 } from '../../../shared/api/inheritance';
 import { MESSAGES, message } from '../../../shared/api/messages';
 import { requireObject, validateComment, type ValidatedWrite } from '../../../shared/api/validate';
-import { INHERITABLE, inFieldOrder, type InheritableName } from '../../../shared/resources';
+import { INHERITABLE, type InheritableName } from '../../../shared/resources';
 import { noContent } from '../http/types';
 import type { Endpoint, RequestContext } from '../routing/endpoint';
 import type { Services } from '../services';
@@ -39,16 +39,19 @@ function pairsOf(write: ValidatedWrite, field: 'interfaces' | 'protocols'): Item
 function inheritableHooks(services: Services, owners: Owners, kind: OwnerKind, table: Table, extra: Partial<ModelHooks> = {}): ModelHooks {
   const resource = table.resource;
 
-  const decorate: ModelHooks['decorate'] = (ctx, rows, objects) => {
-    const pks = rows.map((row) => int(row, 'pk'));
+  const fragments: ModelHooks['fragments'] = (ctx, pks) => {
+    const out: Record<string, Map<number, string>> = {};
     for (const field of ITEM_FIELDS) {
+      const key = `,${JSON.stringify(FLAG[field])}:`;
       const items = owners.itemsOf(field, kind, pks);
-      pks.forEach((pk, i) => {
-        objects[i]![field] = (items.get(pk) ?? []).map((item) => ({ pk: item.pk, name: item.name, [FLAG[field]]: item.flag }));
-      });
+      out[field] = new Map(
+        pks.map((pk) => [
+          pk,
+          `[${(items.get(pk) ?? []).map((item) => `{"pk":${item.pk},"name":${JSON.stringify(item.name)}${key}${item.flag}}`).join(',')}]`,
+        ]),
+      );
     }
-    extra.decorate?.(ctx, rows, objects);
-    objects.forEach((object, i) => (objects[i] = inFieldOrder(resource, object)));
+    return { ...out, ...(extra.fragments?.(ctx, pks) ?? {}) };
   };
 
   const validate: ModelHooks['validate'] = (ctx, write, existing) => {
@@ -94,7 +97,7 @@ function inheritableHooks(services: Services, owners: Owners, kind: OwnerKind, t
 
   return {
     ...extra,
-    decorate,
+    fragments,
     validate,
     insert: (ctx, write) => {
       const pk = insertWithTimes(ctx, table, write.values);
@@ -137,11 +140,12 @@ export function vendorProbeEndpoint(services: Services, owners: Owners): Endpoin
   const table = services.tables.vendorProbe;
   const { store } = services;
   const hooks = inheritableHooks(services, owners, 'probe', table, {
-    decorate: (_ctx, rows, objects) => {
-      const select = store.prepare('SELECT pk FROM vendor_device WHERE probe = ?').pluck();
-      rows.forEach((row, i) => {
-        objects[i]!.vendordevice_id = (select.get(row.pk) as number | undefined) ?? null;
-      });
+    fragments: (_ctx, pks) => {
+      const devices = store
+        .prepare('SELECT probe, pk FROM vendor_device WHERE probe IN (SELECT value FROM json_each(?))')
+        .raw()
+        .all(JSON.stringify(pks)) as [number, number][];
+      return { vendordevice_id: new Map(devices.map(([probe, pk]) => [probe, String(pk)])) };
     },
   });
   return modelEndpoint({

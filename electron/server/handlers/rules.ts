@@ -25,11 +25,14 @@ export function rulesetEndpoint(services: Services): Endpoint {
   return modelEndpoint({
     table,
     hooks: {
-      decorate: (_ctx, rows, objects) => {
-        const select = store.prepare('SELECT source FROM ruleset_source WHERE ruleset = ? ORDER BY source').pluck();
-        rows.forEach((row, i) => {
-          objects[i]!.sources = select.all(row.pk) as number[];
-        });
+      fragments: (_ctx, pks) => {
+        const links = store
+          .prepare('SELECT ruleset, source FROM ruleset_source WHERE ruleset IN (SELECT value FROM json_each(?)) ORDER BY source')
+          .raw()
+          .all(JSON.stringify(pks)) as [number, number][];
+        const sources = new Map<number, number[]>(pks.map((pk) => [pk, []]));
+        for (const [ruleset, source] of links) sources.get(ruleset)?.push(source);
+        return { sources: new Map([...sources].map(([pk, list]) => [pk, `[${list.join(',')}]`])) };
       },
       insert: (ctx, write) => {
         const pk = insertWithTimes(ctx, table, write.values);

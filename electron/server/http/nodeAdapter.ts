@@ -10,10 +10,12 @@ import { MESSAGES } from '../../../shared/api/messages';
 import { jsonResponse } from '../routing/router';
 import { allowedHosts, hostAllowed } from './hostGuard';
 import type { TlsMaterial } from './tls';
-import type { ApiRequest, ApiResponse } from './types';
+import { bodyLength, type ApiRequest, type ApiResponse } from './types';
 
 /** Bodies larger than this are refused (413) before they are read whole. */
 export const MAX_BODY_BYTES = 512 * 1024 * 1024;
+
+const EMPTY = Buffer.alloc(0);
 
 export type ApiHandler = (req: ApiRequest) => ApiResponse | Promise<ApiResponse>;
 
@@ -41,7 +43,7 @@ function headersOf(req: http.IncomingMessage): Record<string, string> {
 function send(res: http.ServerResponse, response: ApiResponse): void {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers)) headers[name] = typeof value === 'string' ? value : [...value];
-  if (response.body !== null) headers['Content-Length'] = String(Buffer.byteLength(response.body));
+  if (response.body !== null) headers['Content-Length'] = String(bodyLength(response));
   res.writeHead(response.status, headers);
   res.end(response.body ?? undefined);
 }
@@ -79,7 +81,8 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
         send(res, jsonResponse(400, { detail: MESSAGES.invalidHost }));
         return;
       }
-      const body = await readBody(req);
+      // A request without a body is not waited for.
+      const body = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? EMPTY : await readBody(req);
       if (body === 'too-large') {
         send(res, jsonResponse(413, { detail: 'Request body is too large.' }));
         return;
@@ -87,7 +90,7 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
       const target = req.url ?? '/';
       const q = target.indexOf('?');
       const rawPath = q < 0 ? target : target.slice(0, q);
-      const response = await handler({
+      const answer = handler({
         method: (req.method ?? 'GET').toUpperCase(),
         path: unquotePath(rawPath),
         rawQuery: q < 0 ? '' : target.slice(q + 1),
@@ -96,7 +99,7 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
         remoteAddress: req.socket.remoteAddress ?? '',
         scheme,
       });
-      send(res, response);
+      send(res, answer instanceof Promise ? await answer : answer);
     } catch (error) {
       log(`internal error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) send(res, jsonResponse(500, { detail: 'A server error occurred.' }));

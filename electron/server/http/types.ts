@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../shared/resources';
+import type { Body } from './jsonBody';
 
 /** A request as the router sees it, whatever carried it (node:http, Electron protocol, tests). */
 export interface ApiRequest {
@@ -23,15 +23,33 @@ export interface ApiResponse {
   readonly headers: Readonly<Record<string, HeaderValue>>;
   /** null: no body (204, HEAD). */
   readonly body: string | Buffer | null;
+  /** The body's length in bytes when known already (saves measuring a long string again). */
+  readonly bodyLength?: number;
 }
 
 /** What a handler returns before rendering: a status and a JSON body (null for none). */
 export interface Result {
   readonly status: number;
-  readonly body: JsonValue | null;
+  readonly body: Body | null;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export const ok = (body: JsonValue): Result => ({ status: 200, body });
-export const created = (body: JsonValue): Result => ({ status: 201, body });
+/** The body as text (in-process callers of the API). */
+export function bodyText(response: ApiResponse): string {
+  const { body } = response;
+  return body === null ? '' : typeof body === 'string' ? body : body.toString('utf8');
+}
+
+export function bodyLength(response: ApiResponse): number {
+  const { body } = response;
+  return response.bodyLength ?? (body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+}
+
+/** HEAD: the GET answer's headers, Content-Length included, and no body. */
+export function withoutBody(response: ApiResponse): ApiResponse {
+  return { status: response.status, body: null, headers: { ...response.headers, 'Content-Length': String(bodyLength(response)) } };
+}
+
+export const ok = (body: Body): Result => ({ status: 200, body });
+export const created = (body: Body): Result => ({ status: 201, body });
 export const noContent = (): Result => ({ status: 204, body: null });

@@ -4,12 +4,12 @@
  * endpoint's handler, and renders the result as JSON or as the browsable HTML page.
  */
 import { ApiError } from '../../../shared/api/errors';
-import { renderJson } from '../../../shared/api/json';
+import { bodyValue, renderBody, type Body, type RenderedJson } from '../http/jsonBody';
 import { MESSAGES, message } from '../../../shared/api/messages';
 import { parseQuery, queryGet } from '../../../shared/api/queryString';
 import type { JsonValue } from '../../../shared/resources';
 import { parseBody } from '../http/body';
-import type { ApiRequest, ApiResponse, Result } from '../http/types';
+import { withoutBody, type ApiRequest, type ApiResponse, type Result } from '../http/types';
 import type { Services } from '../services';
 import { isManager, type UserRecord } from '../store/users';
 import { browsableHeaders, newNonce, renderBrowsable } from '../views/browsable';
@@ -48,6 +48,18 @@ function handlersOf(endpoint: Endpoint, table: Readonly<Record<string, keyof End
     if (typeof handler === 'function') out[method] = handler;
   }
   return out;
+}
+
+const lookups = new WeakMap<Endpoint, RegExp>();
+
+/** The endpoint's detail lookup as an anchored pattern, compiled once. */
+function lookupPattern(endpoint: Endpoint): RegExp {
+  let pattern = lookups.get(endpoint);
+  if (!pattern) {
+    pattern = new RegExp(`^(?:${endpoint.lookup ?? '[^/.]+'})$`);
+    lookups.set(endpoint, pattern);
+  }
+  return pattern;
 }
 
 function prettyName(name: string): string {
@@ -97,7 +109,7 @@ function matchRoute(path: string, endpoints: readonly Endpoint[], rootHandler: H
     if (tail.length === 0) {
       return { kind: 'list', endpoint, id: '', handlers: handlersOf(endpoint, LIST_METHODS), viewName: `${title} List` };
     }
-    const lookup = new RegExp(`^(?:${endpoint.lookup ?? '[^/.]+'})$`);
+    const lookup = lookupPattern(endpoint);
     if (tail.length === 1) {
       const listAction = endpoint.actions?.find((a) => !a.detail && a.name === tail[0]);
       if (listAction) return actionRoute(endpoint, listAction, '');
@@ -131,13 +143,17 @@ export function originOf(req: ApiRequest): string {
   return `${req.scheme}://${req.headers.host ?? 'localhost'}`;
 }
 
+function rendered(json: RenderedJson): { body: string; bodyLength: number } {
+  return { body: json.text, bodyLength: json.byteLength };
+}
+
 /** A JSON answer with the headers every response carries. */
-export function jsonResponse(status: number, body: JsonValue | null, headers: Record<string, string> = {}, indent?: number): ApiResponse {
+export function jsonResponse(status: number, body: Body | null, headers: Record<string, string> = {}, indent?: number): ApiResponse {
   if (body === null || status === 204) return { status, headers: { ...SECURITY_HEADERS, ...headers }, body: null };
   return {
     status,
     headers: { 'Content-Type': 'application/json', ...SECURITY_HEADERS, ...headers },
-    body: renderJson(body, indent),
+    ...rendered(renderBody(body, indent)),
   };
 }
 
@@ -153,6 +169,8 @@ export function createRouter({ services, endpoints, root }: RouterDependencies):
   return (req) => {
     const route = matchApiPath(req.path, endpoints, root);
     if (!route) return undefined;
+    // Caches of rendered objects, counts and tokens hold only while nothing was committed.
+    services.store.checkFreshness();
     const allowed = allowedMethods(route);
     const viewHeaders = { Allow: allowed.join(', '), Vary: 'Accept' };
     const query = parseQuery(req.rawQuery);
@@ -181,7 +199,9 @@ export function createRouter({ services, endpoints, root }: RouterDependencies):
     const response =
       negotiated.renderer === 'html'
         ? htmlResponse(result.status, headers, (nonce) =>
-            renderBrowsable({ req, query, route, allowed, status: result.status, body: result.body, headers, user, services, nonce }),
+            renderBrowsable({
+              req, query, route, allowed, status: result.status, body: result.body === null ? null : bodyValue(result.body), headers, user, services, nonce,
+            }),
           )
         : jsonResponse(result.status, result.body, headers, negotiated.indent);
     return req.method === 'HEAD' ? withoutBody(response) : response;
@@ -198,11 +218,6 @@ function htmlResponse(status: number, headers: Record<string, string>, render: (
   };
 }
 
-/** HEAD: the GET answer's headers, Content-Length included, and no body. */
-function withoutBody(response: ApiResponse): ApiResponse {
-  const length = response.body === null ? 0 : Buffer.byteLength(response.body);
-  return { ...response, body: null, headers: { ...response.headers, 'Content-Length': String(length) } };
-}
 
 function dispatch(route: RouteMatch, method: string, ctx: RequestContext): Result {
   if (method === 'OPTIONS') return { status: 200, body: options(route, ctx) };

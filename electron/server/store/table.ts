@@ -8,7 +8,8 @@ import { formatDateTime } from '../../../shared/api/datetime';
 import type { FilterTerm, ListQuery, OrderTerm } from '../../../shared/api/listParams';
 import { resolvePage } from '../../../shared/api/listParams';
 import type { Field, JsonObject, JsonValue, Resource } from '../../../shared/resources';
-import type { Store } from './store';
+import type { RenderedJson } from '../http/jsonBody';
+import { ReadCache, type Store } from './store';
 
 export type SqlValue = string | number | bigint | null | Buffer;
 export type Row = Record<string, SqlValue>;
@@ -80,6 +81,8 @@ export class Table {
   private readonly selectList: string;
   private readonly scopeSql: string;
   private readonly scopeParams: SqlValue[];
+  /** Objects as the API shows them, by pk, until the next change. */
+  readonly rendered: ReadCache<number, RenderedJson>;
 
   constructor(
     private readonly store: Store,
@@ -94,6 +97,7 @@ export class Table {
     this.selectList = this.columns.map(quote).join(', ');
     this.scopeSql = spec.scope ? `${quote(spec.scope.column)} = ?` : '1';
     this.scopeParams = spec.scope ? [spec.scope.value] : [];
+    this.rendered = store.register(new ReadCache<number, RenderedJson>());
   }
 
   private field(name: string): Field {
@@ -210,19 +214,67 @@ export class Table {
 
   /** One page of a list: count, then the rows of the requested page (404 past the end). */
   list(query: ListQuery, extra: { sql: string; params: SqlValue[] }[] = []): Page {
+    const { count, page, pageSize, pks } = this.pkPage(query, extra);
+    const rows = this.rows(pks);
+    return { count, page, pageSize, rows: pks.map((pk) => rows.get(pk)!).filter(Boolean) };
+  }
+
+  /**
+   * The pks of one page: count (cached until the next change), then the page's pks alone, so
+   * that sorting touches index entries rather than whole rows (404 past the end).
+   */
+  pkPage(query: ListQuery, extra: { sql: string; params: SqlValue[] }[] = []): PkPage {
     const { sql, params } = this.where(query, extra);
     const from = `FROM ${quote(this.name)} WHERE ${sql}`;
+    if (query.search.length > 0 && this.spec.fts) {
+      // A full-text match costs more than listing its rows: evaluate it once, for the count
+      // and every page of the same search.
+      const allSql = `SELECT pk ${from} ORDER BY ${this.orderSql(query.ordering)}`;
+      const all = this.store.cachedQuery(`${allSql}\u0000${JSON.stringify(params)}`, () => this.store.prepare(allSql).pluck().all(...params) as number[]);
+      const page = resolvePage(query.page, all.length, query.pageSize);
+      return { count: all.length, page, pageSize: query.pageSize, pks: all.slice((page - 1) * query.pageSize, page * query.pageSize) };
+    }
     const countSql = `SELECT count(*) ${from}`;
     const count = this.store.cachedCount(countSql + '\u0000' + JSON.stringify(params), () =>
       Number(this.store.prepare(countSql).pluck().get(...params)),
     );
     const page = resolvePage(query.page, count, query.pageSize);
-    const rows =
+    const pageSql = `SELECT pk ${from} ORDER BY ${this.orderSql(query.ordering)} LIMIT ? OFFSET ?`;
+    const pageParams = [...params, query.pageSize, (page - 1) * query.pageSize];
+    const pks =
       count === 0
         ? []
-        : (this.store
-            .prepare(`SELECT ${this.selectList} ${from} ORDER BY ${this.orderSql(query.ordering)} LIMIT ? OFFSET ?`)
-            .all(...params, query.pageSize, (page - 1) * query.pageSize) as Row[]);
-    return { count, page, pageSize: query.pageSize, rows };
+        : this.store.cachedQuery(`${pageSql}\u0000${JSON.stringify(pageParams)}`, () => this.store.prepare(pageSql).pluck().all(...pageParams) as number[]);
+    return { count, page, pageSize: query.pageSize, pks };
   }
+
+  /** Rows by pk (those that exist in this resource's scope). */
+  rows(pks: readonly number[]): Map<number, Row> {
+    const out = new Map<number, Row>();
+    if (pks.length === 0) return out;
+    const statement = this.store.prepare(
+      `SELECT ${this.selectList} FROM ${quote(this.name)} WHERE pk IN (SELECT value FROM json_each(?)) AND ${this.scopeSql}`,
+    );
+    for (const row of statement.all(JSON.stringify(pks), ...this.scopeParams) as Row[]) out.set(Number(row.pk), row);
+    return out;
+  }
+
+  /** Raw rows (values in `columns` order) by pk, for the JSON writer. */
+  rawRows(pks: readonly number[]): Map<number, SqlValue[]> {
+    const out = new Map<number, SqlValue[]>();
+    if (pks.length === 0) return out;
+    const statement = this.store
+      .prepare(`SELECT ${this.selectList} FROM ${quote(this.name)} WHERE pk IN (SELECT value FROM json_each(?)) AND ${this.scopeSql} /* raw */`)
+      .raw();
+    const pkColumn = this.columns.indexOf('pk');
+    for (const row of statement.all(JSON.stringify(pks), ...this.scopeParams) as SqlValue[][]) out.set(Number(row[pkColumn]), row);
+    return out;
+  }
+}
+
+export interface PkPage {
+  readonly count: number;
+  readonly page: number;
+  readonly pageSize: number;
+  readonly pks: readonly number[];
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { digestOf, sameSecret } from './secrets';
-import type { Store } from './store';
+import { ReadCache, type Store } from './store';
 
 /** A user row (SQL types). */
 export interface UserRecord {
@@ -43,11 +43,21 @@ export function checkPassword(password: string, stored: string): boolean {
   return crypto.timingSafeEqual(expected, actual);
 }
 
+function withoutTokenKey(row: UserRecord & { token_key: string }): UserRecord {
+  const { token_key: _, ...user } = row;
+  return user;
+}
+
 const SESSION_SECONDS = 14 * 24 * 3600;
 
 /** Accounts, tokens and browser sessions. */
 export class Users {
-  constructor(private readonly store: Store) {}
+  /** Users by token digest: every request looks its token up; emptied by any write. */
+  private readonly tokens: ReadCache<string, { key: string; user: UserRecord } | null>;
+
+  constructor(private readonly store: Store) {
+    this.tokens = store.register(new ReadCache());
+  }
 
   get(pk: number): UserRecord | undefined {
     return this.store.prepare('SELECT * FROM user WHERE pk = ?').get(pk) as UserRecord | undefined;
@@ -58,12 +68,16 @@ export class Users {
   }
 
   byToken(key: string): UserRecord | undefined {
-    const row = this.store
-      .prepare('SELECT token.key AS token_key, user.* FROM token JOIN user ON user.pk = token.user WHERE token.digest = ?')
-      .get(digestOf(key)) as (UserRecord & { token_key: string }) | undefined;
-    if (!row || !sameSecret(row.token_key, key)) return undefined;
-    const { token_key: _, ...user } = row;
-    return user;
+    const digest = digestOf(key);
+    let found = this.tokens.get(digest);
+    if (found === undefined) {
+      const row = this.store
+        .prepare('SELECT token.key AS token_key, user.* FROM token JOIN user ON user.pk = token.user WHERE token.digest = ?')
+        .get(digest) as (UserRecord & { token_key: string }) | undefined;
+      found = row ? { key: row.token_key, user: withoutTokenKey(row) } : null;
+      this.tokens.set(digest, found);
+    }
+    return found && sameSecret(found.key, key) ? found.user : undefined;
   }
 
   /** The user's token, or '' when none was generated. */

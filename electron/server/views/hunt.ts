@@ -8,7 +8,7 @@ import { parseIp } from '../../../shared/api/address';
 import { parseQuery, queryGet } from '../../../shared/api/queryString';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
 import { findHost } from '../handlers/hosts';
-import type { ApiRequest, ApiResponse } from '../http/types';
+import { withoutBody, type ApiRequest, type ApiResponse } from '../http/types';
 import { authenticate } from '../routing/auth';
 import { SECURITY_HEADERS } from '../routing/router';
 import type { Services } from '../services';
@@ -149,10 +149,6 @@ ${reason ? `<p>${escapeHtml(reason)}</p>\n` : ''}<p>Host identities are shown to
   );
 }
 
-function withoutBody(response: ApiResponse): ApiResponse {
-  const length = response.body === null ? 0 : Buffer.byteLength(response.body);
-  return { ...response, body: null, headers: { ...response.headers, 'Content-Length': String(length) } };
-}
 
 function answer(services: Services, req: ApiRequest): ApiResponse {
   let signedIn = false;
