@@ -6,25 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from './http';
+import { REFERENCE_SERVER_DIR } from './workplace';
 
-/**
- * Where the reference server is: $OUTPOST_REFERENCE_SERVER, else `shared/reference-server` next to
- * this checkout (the workplace layout), else the workplace's own copy at /work/shared.
- */
-function locateReference(): string {
-  const candidates = [
-    process.env.OUTPOST_REFERENCE_SERVER,
-    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/reference-server'),
-    '/work/shared/reference-server',
-  ].filter((c): c is string => Boolean(c));
-  const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'run')));
-  if (!found) throw new Error(`the reference DRF server is needed by this test; looked in: ${candidates.join(', ')}`);
-  return found;
-}
-
-export const REFERENCE_DIR = locateReference();
+export const REFERENCE_DIR = REFERENCE_SERVER_DIR;
 
 export interface ReferenceServer {
   readonly url: string;

@@ -1,13 +1,14 @@
 /** api.md §7 host identity (detail, list, host_id_qfilter, import) and §8 the /rules/hunt web link, over HTTP. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SAMPLES_DIR } from '../helpers/workplace';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { request, type Client, type Reply } from '../helpers/http';
 import { startReference, type ReferenceServer } from '../helpers/reference';
 import { addUser, startServer, type TestServer } from '../helpers/server';
 
 const HOSTS = '/rest/appliances/host_id';
-const SAMPLES = path.resolve(import.meta.dirname, '../../../shared/samples');
+const SAMPLES = SAMPLES_DIR;
 const sample = (name: string) => JSON.parse(fs.readFileSync(path.join(SAMPLES, name), 'utf8'));
 const DAY = 86_400;
 /** 2023-07-11T00:00:00Z */

@@ -1,12 +1,12 @@
 /** api.md §6 threats: read-only, filled by import/ (and later by the sync). */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SAMPLES_DIR } from '../helpers/workplace';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../helpers/http';
 import { addUser, startServer, type TestServer } from '../helpers/server';
 
-const SAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/samples');
+const SAMPLES = SAMPLES_DIR;
 const THREAT_FIELDS = [
   'pk', 'threat_id', 'name', 'description', 'additional_info', 'icon', 'criticity', 'version', 'active',
   'creation_date', 'family', 'family_class', 'links', 'user_defined', 'nb_methods',
