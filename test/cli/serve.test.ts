@@ -149,6 +149,33 @@ describe('outpost serve', () => {
   });
 });
 
+describe('outpost import-hosts', () => {
+  test('imports host identities, completed to the full shape, with one history entry and its comment', () => {
+    const data = tempDir();
+    const file = path.join(data, 'hosts.json');
+    const seen = { first_seen: '2026-11-01T08:00:00.000000+00:00', last_seen: '2026-11-02T08:00:00.000000+00:00' };
+    fs.writeFileSync(file, JSON.stringify([{ ip: '10.7.5.101', hits: 3, host_id: { ...seen, hostname: [{ host: 'mail.example.com', ...seen }] } }]));
+    const result = run(['import-hosts', file, '--data', data, '--comment', 'site survey']);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/imported 1 host identities/);
+    const db = new Database(path.join(data, 'workspaces', 'default.sqlite3'), { readonly: true });
+    const row = db.prepare('SELECT ip, hits, data FROM host_id').get() as { ip: string; hits: number; data: string };
+    expect(row).toMatchObject({ ip: '10.7.5.101', hits: 3 });
+    expect(JSON.parse(row.data)).toMatchObject({ hostname_count: 1, services_count: 0, in_home_net: true });
+    expect(db.prepare("SELECT comment FROM user_action WHERE action_type = 'import_host_id'").pluck().get()).toBe('site survey');
+    db.close();
+  });
+
+  test('an entry with a bad address: exit 1 naming the entry, nothing imported', () => {
+    const data = tempDir();
+    const file = path.join(data, 'hosts.json');
+    fs.writeFileSync(file, JSON.stringify([{ ip: '10.0.0.300', host_id: {} }]));
+    const result = run(['import-hosts', file, '--data', data]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/entry 0: .*Enter a valid IPv4 or IPv6 address/);
+  });
+});
+
 describe('outpost import-threats', () => {
   test('imports a JSON array into the workspace with one history entry; an invalid file imports nothing', () => {
     const data = tempDir();
