@@ -1,11 +1,21 @@
-/** `outpost serve`: the embedded API (and the web UI) on 127.0.0.1, until SIGINT/SIGTERM. */
+/** `outpost serve`: the embedded API, the app's endpoints and the web UI, until SIGINT/SIGTERM. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createAppHandler } from '../server/app/appHandler';
 import { listen } from '../server/http/nodeAdapter';
 import { readTls, selfSignedTls, type TlsMaterial } from '../server/http/tls';
-import { openWorkspace } from '../server/openWorkspace';
-import { COMMON_OPTIONS, instanceFor, locateWorkspace, parseCommand } from './context';
+import { WorkspaceHost } from '../workspaces/host';
+import { COMMON_OPTIONS, VERSION, instanceFor, parseCommand } from './context';
 import { UsageError } from './usage';
+import { defaultDataDir } from '../workspaces/dataFolder';
 
 const TOKEN = /^[\x21-\x7e]{1,128}$/;
+
+/** The renderer's build next to the bundled CLI (dist/node → dist/renderer), if it was built. */
+function rendererBuild(): string | undefined {
+  const dir = process.env.OUTPOST_RENDERER_DIR ?? path.resolve(__dirname, '..', 'renderer');
+  return fs.existsSync(path.join(dir, 'index.html')) ? dir : undefined;
+}
 
 export async function serve(args: readonly string[], out: (line: string) => void): Promise<() => Promise<void>> {
   const { values } = parseCommand(
@@ -30,28 +40,30 @@ export async function serve(args: readonly string[], out: (line: string) => void
   if (adminToken !== undefined && !TOKEN.test(adminToken)) {
     throw new UsageError('--admin-token must be 1 to 128 printable characters without spaces (40 lowercase hex is usual)');
   }
-  const location = locateWorkspace(values);
-  let tls: TlsMaterial | undefined;
-  if (values.tls) tls = await selfSignedTls(location.dataDir, values.host);
-  else if (values.cert && values.key) tls = readTls(values.cert, values.key);
-
-  const workspace = openWorkspace({
-    file: location.file,
+  const host = new WorkspaceHost({
+    dataDir: values.data ?? defaultDataDir(),
     instance: instanceFor(values.host),
+    ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     ...(adminToken === undefined ? {} : { adminToken }),
   });
   try {
-    const server = await listen(workspace.api, { host: values.host, port, ...(tls ? { tls } : {}) }, (line) => process.stderr.write(line + '\n'));
-    out(`data: ${location.dataDir}`);
-    out(`workspace: ${location.workspace}`);
-    out(`token: ${workspace.adminToken}`);
+    let tls: TlsMaterial | undefined;
+    if (values.tls) tls = await selfSignedTls(host.dataDir, values.host);
+    else if (values.cert && values.key) tls = readTls(values.cert, values.key);
+    const rendererDir = rendererBuild();
+    const handler = createAppHandler({ host, version: VERSION, ...(rendererDir ? { rendererDir } : {}) });
+    const server = await listen(handler, { host: values.host, port, ...(tls ? { tls } : {}) }, (line) => process.stderr.write(line + '\n'));
+    out(`data: ${host.dataDir}`);
+    out(`workspace: ${host.name}`);
+    out(`token: ${host.token}`);
     out(`listening on ${server.url}`);
+    out(rendererDir ? `web UI: ${server.url}/ (sign in with the token)` : 'web UI: not built (npm run build:renderer); the API is served');
     return async () => {
       await server.close();
-      workspace.close();
+      host.close();
     };
   } catch (error) {
-    workspace.close();
+    host.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new Error(`port ${port} on ${values.host} is already in use (try --port 0 for a free one)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on ${values.host}: no such local address`);

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { listen } from '../../electron/server/http/nodeAdapter';
 import type { TlsMaterial } from '../../electron/server/http/tls';
+import { createAppHandler } from '../../electron/server/app/appHandler';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/server/openWorkspace';
+import { WorkspaceHost } from '../../electron/workspaces/host';
 import { Client } from './http';
 
 export const ADMIN_TOKEN = 'a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0';
@@ -49,4 +51,31 @@ export function addUser(server: TestServer, username: string, role: 'Superuser' 
   const user = services.users.byUsername(username)!;
   services.users.setToken(user.pk, token);
   return new Client(server.url, token);
+}
+
+export interface TestAppServer {
+  readonly url: string;
+  readonly dir: string;
+  readonly host: WorkspaceHost;
+  readonly api: Client;
+  close(): Promise<void>;
+}
+
+/** The whole server as `outpost serve` runs it: workspaces, /app/ endpoints and, if given, the renderer's files. */
+export async function startAppServer(options: { rendererDir?: string; dir?: string } = {}): Promise<TestAppServer> {
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-app-'));
+  const host = new WorkspaceHost({ dataDir: dir, instance: { name: 'outpost-test', version: 'test', address: '127.0.0.1' }, adminToken: ADMIN_TOKEN });
+  const handler = createAppHandler({ host, version: 'test', ...(options.rendererDir ? { rendererDir: options.rendererDir } : {}) });
+  const server = await listen(handler, { host: '127.0.0.1', port: 0 });
+  return {
+    url: server.url,
+    dir,
+    host,
+    api: new Client(server.url, ADMIN_TOKEN),
+    close: async () => {
+      await server.close();
+      host.close();
+      if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

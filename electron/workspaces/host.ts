@@ -1,0 +1,203 @@
+/**
+ * The workspaces of one data folder, and the one being served (app.md §2): create, switch,
+ * rename, delete, export to and import from a bundle. Every workspace's admin shares the data
+ * folder's local token, so that the app and its user stay signed in across switches.
+ * Plain Node: `outpost serve` and the desktop app's server process both run it.
+ */
+import fs from 'node:fs';
+import { newTokenKey } from '../server/store/users';
+import { openDatabase, type OpenOptions } from '../server/store/database';
+import { openWorkspace, type OpenedWorkspace } from '../server/openWorkspace';
+import type { Instance } from '../server/services';
+import { checkBundle, exportBundle, importBundle, type WorkspaceBundle } from './bundle';
+import {
+  DEFAULT_WORKSPACE,
+  DataFolderError,
+  checkWorkspaceName,
+  prepareDataDir,
+  readSettings,
+  workspaceFile,
+  workspaceNames,
+  writeSettings,
+} from './dataFolder';
+
+export class WorkspaceError extends Error {
+  constructor(
+    message: string,
+    /** An HTTP status for the app's endpoints: 404 unknown, 409 conflict, 400 bad input. */
+    readonly status: 400 | 404 | 409,
+  ) {
+    super(message);
+  }
+}
+
+export interface WorkspaceInfo {
+  readonly name: string;
+  readonly current: boolean;
+  readonly sizeBytes: number;
+}
+
+export interface WorkspaceHostOptions extends OpenOptions {
+  readonly dataDir: string;
+  readonly instance: Instance;
+  /** The workspace to open (else the last used, else "default"). */
+  readonly workspace?: string;
+  /** The local token to use from now on (else the one kept in the settings, else a new one). */
+  readonly adminToken?: string;
+}
+
+const SIDE_FILES = ['', '-wal', '-shm'];
+
+export class WorkspaceHost {
+  readonly dataDir: string;
+  readonly token: string;
+  private opened: OpenedWorkspace;
+  private currentName: string;
+  private readonly listeners = new Set<(name: string) => void>();
+
+  constructor(private readonly options: WorkspaceHostOptions) {
+    this.dataDir = prepareDataDir(options.dataDir);
+    const settings = readSettings(this.dataDir);
+    this.token = options.adminToken ?? (typeof settings.localToken === 'string' ? settings.localToken : newTokenKey());
+    const name = checkWorkspaceName(options.workspace ?? (typeof settings.lastWorkspace === 'string' ? settings.lastWorkspace : DEFAULT_WORKSPACE));
+    this.opened = this.open(name);
+    this.currentName = name;
+    this.remember({ localToken: this.token, lastWorkspace: name });
+  }
+
+  private remember(changes: Record<string, unknown>): void {
+    writeSettings(this.dataDir, { ...readSettings(this.dataDir), ...changes });
+  }
+
+  private open(name: string): OpenedWorkspace {
+    const { nativeBinding } = this.options;
+    return openWorkspace({
+      file: workspaceFile(this.dataDir, name),
+      instance: this.options.instance,
+      adminToken: this.token,
+      ...(nativeBinding ? { nativeBinding } : {}),
+    });
+  }
+
+  get name(): string {
+    return this.currentName;
+  }
+
+  /** The workspace being served. */
+  current(): OpenedWorkspace {
+    return this.opened;
+  }
+
+  /** Be told when another workspace becomes the current one. */
+  onSwitch(listener: (name: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private exists(name: string): boolean {
+    return fs.existsSync(workspaceFile(this.dataDir, name));
+  }
+
+  private known(name: string): string {
+    const checked = this.checked(name);
+    if (!this.exists(checked)) throw new WorkspaceError(`there is no workspace "${checked}"`, 404);
+    return checked;
+  }
+
+  private checked(name: string): string {
+    try {
+      return checkWorkspaceName(name);
+    } catch (error) {
+      if (error instanceof DataFolderError) throw new WorkspaceError(error.message, 400);
+      throw error;
+    }
+  }
+
+  list(): WorkspaceInfo[] {
+    return workspaceNames(this.dataDir).map((name) => ({
+      name,
+      current: name === this.currentName,
+      sizeBytes: SIDE_FILES.reduce((total, suffix) => {
+        const file = workspaceFile(this.dataDir, name) + suffix;
+        return total + (fs.existsSync(file) ? fs.statSync(file).size : 0);
+      }, 0),
+    }));
+  }
+
+  /** A new empty workspace (not switched to). */
+  create(name: string): void {
+    const checked = this.checked(name);
+    if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
+    this.open(checked).close();
+  }
+
+  switchTo(name: string): void {
+    const checked = this.known(name);
+    if (checked === this.currentName) return;
+    const next = this.open(checked);
+    this.opened.close();
+    this.opened = next;
+    this.currentName = checked;
+    this.remember({ lastWorkspace: checked });
+    for (const listener of this.listeners) listener(checked);
+  }
+
+  rename(from: string, to: string): void {
+    const source = this.known(from);
+    const target = this.checked(to);
+    if (source === target) return;
+    if (this.exists(target)) throw new WorkspaceError(`a workspace named "${target}" exists already`, 409);
+    const wasCurrent = source === this.currentName;
+    if (wasCurrent) this.opened.close();
+    for (const suffix of SIDE_FILES) {
+      const file = workspaceFile(this.dataDir, source) + suffix;
+      if (fs.existsSync(file)) fs.renameSync(file, workspaceFile(this.dataDir, target) + suffix);
+    }
+    if (wasCurrent) {
+      this.opened = this.open(target);
+      this.currentName = target;
+      this.remember({ lastWorkspace: target });
+      for (const listener of this.listeners) listener(target);
+    }
+  }
+
+  /** Delete a workspace that is not the current one (switch away first). */
+  delete(name: string): void {
+    const checked = this.known(name);
+    if (checked === this.currentName) throw new WorkspaceError(`"${checked}" is the workspace in use; switch to another one before deleting it`, 409);
+    for (const suffix of SIDE_FILES) fs.rmSync(workspaceFile(this.dataDir, checked) + suffix, { force: true });
+  }
+
+  exportBundle(name: string): WorkspaceBundle {
+    const checked = this.known(name);
+    if (checked === this.currentName) return exportBundle(this.opened.services.store.db, checked);
+    const db = openDatabase(workspaceFile(this.dataDir, checked), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+    try {
+      return exportBundle(db, checked);
+    } finally {
+      db.close();
+    }
+  }
+
+  /** A new workspace named `name` from a bundle (a parsed JSON value), whole or not at all. */
+  importBundle(name: string, value: unknown): void {
+    const checked = this.checked(name);
+    if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
+    const bundle = checkBundle(value);
+    const file = workspaceFile(this.dataDir, checked);
+    const db = openDatabase(file, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+    try {
+      importBundle(db, bundle);
+      db.close();
+    } catch (error) {
+      db.close();
+      for (const suffix of SIDE_FILES) fs.rmSync(file + suffix, { force: true });
+      throw error;
+    }
+    this.open(checked).close();
+  }
+
+  close(): void {
+    this.opened.close();
+  }
+}
