@@ -1,0 +1,52 @@
+/**
+ * The bridge (shared/app/bridge.ts): Electron's `window.outpost` when the preload script put it
+ * there, else a browser implementation over /app/ and the DOM.
+ */
+import type { OutpostBridge, ServerStatus } from '../../../shared/app/bridge';
+import { safeFileName } from '../../../shared/app/bridge';
+import { api } from './client';
+
+declare global {
+  interface Window {
+    readonly outpost?: OutpostBridge;
+  }
+}
+
+const browserBridge: OutpostBridge = {
+  kind: 'browser',
+  async serverStatus(): Promise<ServerStatus> {
+    try {
+      await api.get('/app/status');
+      return { state: 'running', restarts: 0 };
+    } catch {
+      return { state: 'failed', message: 'The Outpost server does not answer.', restarts: 0 };
+    }
+  },
+  onServerStatus(listener) {
+    let last: ServerStatus['state'] | undefined;
+    const poll = async () => {
+      const status = await browserBridge.serverStatus();
+      if (status.state !== last) listener(status);
+      last = status.state;
+    };
+    const timer = window.setInterval(() => void poll(), 5000);
+    return () => window.clearInterval(timer);
+  },
+  async openOnCentral(ip) {
+    const link = await api.get<{ url: string | null }>('/app/central-link', { ip });
+    if (!link.url) return false;
+    window.open(link.url, '_blank', 'noopener,noreferrer');
+    return true;
+  },
+  async saveFile(suggestedName, content) {
+    const url = URL.createObjectURL(new Blob([content], { type: 'application/json' }));
+    const anchor = document.createElement('a');
+    anchor.href = url;
+    anchor.download = safeFileName(suggestedName);
+    anchor.click();
+    window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return true;
+  },
+};
+
+export const bridge: OutpostBridge = window.outpost ?? browserBridge;

@@ -1,0 +1,109 @@
+/**
+ * The renderer's HTTP client for the embedded server: the API under /rest/ and the app's own
+ * endpoints under /app/. Same-origin relative URLs in both modes: in Electron the app://
+ * protocol forwards them with the local token; in a browser the session cookie authenticates
+ * and unsafe methods carry the CSRF token.
+ */
+import type { JsonObject, JsonValue } from '../../../shared/resources';
+
+/** An answer other than 2xx: its status and the API's error body (DRF shapes). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: JsonValue,
+  ) {
+    super(describeFailure(status, body));
+  }
+
+  /** Field errors of a 400 (`{"field": ["message"]}`), if the body has that shape. */
+  fieldErrors(): Record<string, JsonValue> {
+    return this.status === 400 && typeof this.body === 'object' && this.body !== null && !Array.isArray(this.body) ? this.body : {};
+  }
+}
+
+function describeFailure(status: number, body: JsonValue): string {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.detail === 'string') return body.detail;
+  if (status === 0) return 'The server did not answer.';
+  return `The server answered ${status}.`;
+}
+
+function csrfToken(): string | undefined {
+  return /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie)?.[1];
+}
+
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
+}
+
+export interface RequestOptions {
+  readonly query?: Query;
+  readonly body?: JsonValue;
+  readonly signal?: AbortSignal;
+}
+
+/** Where a signed-out browser goes (the server's login page brings it back). */
+export function signIn(): void {
+  window.location.assign(`/api-auth/login/?next=${encodeURIComponent(window.location.pathname + window.location.hash)}`);
+}
+
+export async function request<T extends JsonValue = JsonValue>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const csrf = csrfToken();
+  if (csrf && method !== 'GET' && method !== 'HEAD') headers['X-CSRFToken'] = csrf;
+  let reply: Response;
+  try {
+    reply = await fetch(withQuery(path, options.query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiFailure(0, { detail: 'The local server did not answer; it may be restarting.' });
+  }
+  const text = await reply.text();
+  let body: JsonValue = null;
+  if (text) {
+    try {
+      body = JSON.parse(text) as JsonValue;
+    } catch {
+      body = { detail: text.slice(0, 200) };
+    }
+  }
+  if (!reply.ok) {
+    if (reply.status === 403 && typeof body === 'object' && body !== null && !Array.isArray(body) && body.detail === 'Authentication credentials were not provided.') {
+      signIn();
+    }
+    throw new ApiFailure(reply.status, body);
+  }
+  return body as T;
+}
+
+export const api = {
+  get: <T extends JsonValue = JsonObject>(path: string, query?: Query, signal?: AbortSignal) =>
+    request<T>('GET', path, { ...(query ? { query } : {}), ...(signal ? { signal } : {}) }),
+  post: <T extends JsonValue = JsonObject>(path: string, body: JsonValue, query?: Query) => request<T>('POST', path, { body, ...(query ? { query } : {}) }),
+  patch: <T extends JsonValue = JsonObject>(path: string, body: JsonValue) => request<T>('PATCH', path, { body }),
+  put: <T extends JsonValue = JsonObject>(path: string, body: JsonValue) => request<T>('PUT', path, { body }),
+  delete: (path: string, body?: JsonValue) => request('DELETE', path, body === undefined ? {} : { body }),
+};
+
+/** A DRF page of results. */
+export interface Page<T = JsonObject> {
+  readonly count: number;
+  readonly next: string | null;
+  readonly previous: string | null;
+  readonly results: readonly T[];
+}
+
+export function isPage(value: JsonValue): value is JsonObject & { count: number; results: JsonObject[] } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.count === 'number' && Array.isArray(value.results);
+}

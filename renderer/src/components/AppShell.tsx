@@ -1,0 +1,74 @@
+/**
+ * The frame of every screen: navigation, the screen, and a status bar that always shows the
+ * workspace, the user and whether the local server is running.
+ */
+import type { ReactNode } from 'react';
+import { href } from '../router';
+import { useStatus } from '../stores/status';
+
+export const SCREENS = [
+  { path: 'probes', title: 'Probes' },
+  { path: 'templates', title: 'Templates' },
+  { path: 'hosts', title: 'Host lookup' },
+  { path: 'history', title: 'History' },
+  { path: 'settings', title: 'Settings' },
+] as const;
+
+export type ScreenPath = (typeof SCREENS)[number]['path'];
+
+function StatusBar() {
+  const app = useStatus((s) => s.app);
+  const server = useStatus((s) => s.server);
+  const error = useStatus((s) => s.error);
+  const serverText: Record<typeof server.state, string> = {
+    starting: 'starting…',
+    running: 'running',
+    restarting: 'restarting…',
+    failed: 'not running',
+  };
+  return (
+    <footer className="statusbar" role="contentinfo" aria-label="Status">
+      <span>
+        Workspace: <strong data-testid="status-workspace">{app?.workspace ?? '…'}</strong>
+        {app && <span className="mode"> ({app.mode === 'bound' ? 'bound to a central server' : 'standalone'})</span>}
+      </span>
+      <span>
+        Local server: <strong className={`server-${server.state}`}>{serverText[server.state]}</strong>
+        {server.message ? ` — ${server.message}` : ''}
+      </span>
+      {app && <span>Signed in as {app.user.username}</span>}
+      {error && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
+      {app && <span className="version">Outpost {app.version}</span>}
+    </footer>
+  );
+}
+
+export function AppShell({ current, children }: { current: ScreenPath; children: ReactNode }) {
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <nav className="nav" aria-label="Screens">
+        <div className="brand">Outpost</div>
+        <ul>
+          {SCREENS.map((screen) => (
+            <li key={screen.path}>
+              <a href={href(`/${screen.path}`)} aria-current={current === screen.path ? 'page' : undefined}>
+                {screen.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="main" tabIndex={-1}>
+        {children}
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

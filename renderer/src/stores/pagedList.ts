@@ -1,0 +1,94 @@
+/**
+ * A server-paged list for virtualised rows: the count comes with the first page, other pages
+ * are fetched when their rows come into view, and parameters (search, filters, ordering) map
+ * 1:1 to the API's list parameters. Answers to superseded parameters are dropped.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { JsonObject } from '../../../shared/resources';
+import { ApiFailure, api, type Query } from '../api/client';
+
+export const LIST_PAGE_SIZE = 100;
+
+export interface PagedListState {
+  readonly params: Query;
+  readonly count: number | undefined;
+  readonly rows: ReadonlyMap<number, JsonObject>;
+  readonly loading: boolean;
+  readonly error: string | undefined;
+  /** Bumped on every change of parameters or refresh. */
+  readonly generation: number;
+  setParams(params: Query): void;
+  /** Make sure the rows from `start` to `end` (indexes) are loaded or loading. */
+  ensureRange(start: number, end: number): void;
+  refresh(): void;
+}
+
+export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreApi<PagedListState> {
+  const requested = new Set<number>();
+  let controller = new AbortController();
+
+  return createStore<PagedListState>((set, get) => {
+    const loadPage = async (page: number, generation: number) => {
+      if (requested.has(page)) return;
+      requested.add(page);
+      set({ loading: true });
+      try {
+        const body = await api.get<JsonObject>(path, { ...get().params, page, page_size: pageSize }, controller.signal);
+        if (generation !== get().generation) return;
+        const results = (body.results as JsonObject[]) ?? [];
+        const rows = new Map(get().rows);
+        results.forEach((row, i) => rows.set((page - 1) * pageSize + i, row));
+        set({ count: Number(body.count), rows, loading: false, error: undefined });
+      } catch (error) {
+        if (generation !== get().generation || (error instanceof DOMException && error.name === 'AbortError')) return;
+        requested.delete(page);
+        set({ loading: false, error: error instanceof ApiFailure ? failureText(error) : String(error) });
+      }
+    };
+
+    const restart = (params: Query) => {
+      controller.abort();
+      controller = new AbortController();
+      requested.clear();
+      const generation = get().generation + 1;
+      set({ params, generation, rows: new Map(), count: undefined, error: undefined });
+      void loadPage(1, generation);
+    };
+
+    return {
+      params: {},
+      count: undefined,
+      rows: new Map(),
+      loading: false,
+      error: undefined,
+      generation: 0,
+      setParams(params) {
+        if (sameQuery(params, get().params) && get().generation > 0) return;
+        restart(params);
+      },
+      ensureRange(start, end) {
+        const { count, generation } = get();
+        if (count === undefined) return;
+        const last = Math.min(end, count - 1);
+        for (let page = Math.floor(start / pageSize) + 1; page <= Math.floor(last / pageSize) + 1; page++) void loadPage(page, generation);
+      },
+      refresh() {
+        restart(get().params);
+      },
+    };
+  });
+}
+
+function sameQuery(a: Query, b: Query): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) if ((a[key] ?? '') !== (b[key] ?? '')) return false;
+  return true;
+}
+
+/** A failure in words a user can act on (a 400 on a list is a bad filter value). */
+export function failureText(failure: ApiFailure): string {
+  const errors = failure.fieldErrors();
+  const fields = Object.entries(errors).filter(([key]) => key !== 'detail');
+  if (fields.length > 0) return fields.map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(' ') : String(value)}`).join('; ');
+  return failure.message;
+}

@@ -1,0 +1,82 @@
+/**
+ * Real Chromium (Debian's, installed by .ci/run) driven by playwright-core, against the whole
+ * server as `outpost serve` runs it with the renderer's build.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ADMIN_TOKEN, startAppServer, type TestAppServer } from '../helpers/server';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
+export const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The renderer is built once per test run (Vite, about a second). */
+export function buildRenderer(): void {
+  const marker = path.join(RENDERER_DIR, '.built-by-tests');
+  if (fs.existsSync(marker) && Date.now() - fs.statSync(marker).mtimeMs < 60_000) return;
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  fs.writeFileSync(marker, new Date().toISOString());
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is needed at ${CHROMIUM} (apt-get install chromium), or set CHROMIUM_PATH`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface Session {
+  readonly server: TestAppServer;
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+/** A signed-in browser on a fresh server (its own data folder). */
+export async function openApp(options: { viewport?: { width: number; height: number } } = {}): Promise<Session> {
+  buildRenderer();
+  const server = await startAppServer({ rendererDir: RENDERER_DIR });
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 860 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/403|404|400|409/.test(message.text())) problems.push(message.text());
+  });
+  await signIn(page, server.url);
+  return {
+    server,
+    browser,
+    context,
+    page,
+    close: async () => {
+      await browser.close();
+      await server.close();
+      if (problems.length > 0) throw new Error(`the page reported errors:\n${problems.join('\n')}`);
+    },
+  };
+}
+
+/** Through the login page, with the token, as a user of `outpost serve` does. */
+export async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/api-auth/login/?next=/`);
+  await page.getByLabel(/token/i).fill(ADMIN_TOKEN);
+  await page.getByRole('button', { name: /log in|sign in/i }).click();
+  await page.waitForURL(`${url}/`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
