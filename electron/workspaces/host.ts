@@ -50,15 +50,16 @@ const SIDE_FILES = ['', '-wal', '-shm'];
 
 export class WorkspaceHost {
   readonly dataDir: string;
-  readonly token: string;
+  private localToken: string;
   private opened: OpenedWorkspace;
   private currentName: string;
   private readonly listeners = new Set<(name: string) => void>();
+  private readonly tokenListeners = new Set<(token: string) => void>();
 
   constructor(private readonly options: WorkspaceHostOptions) {
     this.dataDir = prepareDataDir(options.dataDir);
     const settings = readSettings(this.dataDir);
-    this.token = options.adminToken ?? (typeof settings.localToken === 'string' ? settings.localToken : newTokenKey());
+    this.localToken = options.adminToken ?? (typeof settings.localToken === 'string' ? settings.localToken : newTokenKey());
     const name = checkWorkspaceName(options.workspace ?? (typeof settings.lastWorkspace === 'string' ? settings.lastWorkspace : DEFAULT_WORKSPACE));
     this.opened = this.open(name);
     this.currentName = name;
@@ -71,12 +72,35 @@ export class WorkspaceHost {
 
   private open(name: string): OpenedWorkspace {
     const { nativeBinding } = this.options;
-    return openWorkspace({
+    const opened = openWorkspace({
       file: workspaceFile(this.dataDir, name),
       instance: this.options.instance,
-      adminToken: this.token,
+      adminToken: this.localToken,
       ...(nativeBinding ? { nativeBinding } : {}),
     });
+    // The local admin's token is the data folder's: regenerating it (Settings → Edit Token)
+    // makes the new one the local token of every workspace and of the app.
+    opened.services.users.onTokenRegenerated((user, token) => {
+      if (user.username === 'admin') this.adoptToken(token);
+    });
+    return opened;
+  }
+
+  /** The data folder's local token (the admin's token in every workspace). */
+  get token(): string {
+    return this.localToken;
+  }
+
+  private adoptToken(token: string): void {
+    this.localToken = token;
+    this.remember({ localToken: token });
+    for (const listener of this.tokenListeners) listener(token);
+  }
+
+  /** Be told when the local token changes (the app forwards requests with it). */
+  onTokenChange(listener: (token: string) => void): () => void {
+    this.tokenListeners.add(listener);
+    return () => this.tokenListeners.delete(listener);
   }
 
   get name(): string {

@@ -82,6 +82,26 @@ describe('workspaces', () => {
     expect(await names()).not.toContain('broken');
   });
 
+  test("regenerating the admin's token makes it the local token of every workspace", async () => {
+    const own = await startAppServer();
+    try {
+      const admin = (await own.api.get('/rest/accounts/sciriususer/current_user/')).json();
+      const fresh = (await own.api.post(`/rest/accounts/sciriususer/${admin.pk}/token/`, {})).json().token;
+      expect(own.host.token).toBe(fresh);
+      expect((await own.api.get('/app/status')).status).toBe(403);
+      const renewed = own.api.as(fresh);
+      await renewed.post('/app/workspaces', { name: 'after-rotation' });
+      expect((await renewed.post('/app/workspaces/after-rotation/open')).json().workspace).toBe('after-rotation');
+      expect((await renewed.get('/rest/')).status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('a standalone workspace has no central server link', async () => {
+    expect((await server.api.get('/app/central-link?ip=10.0.0.1')).json()).toEqual({ url: null });
+  });
+
   test('the app endpoints need the token, and a manager for changes', async () => {
     expect((await request(server.url, 'GET', '/app/status')).status).toBe(403);
     expect((await request(server.url, 'GET', '/app/status', { token: 'f'.repeat(40) })).json()).toEqual({ detail: 'Invalid token.' });

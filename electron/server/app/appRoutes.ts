@@ -64,6 +64,10 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
   const dispatch = (method: string, call: Call): Answer => {
     const [first, second, third] = call.segments;
     if (first === 'status' && call.segments.length === 1 && method === 'GET') return ok(status(call.user));
+    if (first === 'central-link' && call.segments.length === 1 && method === 'GET') {
+      // The central server's host view of an address; a standalone workspace has no central server.
+      return ok({ url: null });
+    }
     if (first !== 'workspaces') throw ApiError.detail(404, MESSAGES.notFound);
     if (call.segments.length === 1) {
       if (method === 'GET') return ok({ current: host.name, workspaces: host.list().map((w) => ({ ...w })) });

@@ -50,6 +50,7 @@ export class Store {
   private readonly totalChanges: Statement;
   private seen = { dataVersion: -1, totalChanges: -1 };
   private depth = 0;
+  private readonly committed: (() => void)[] = [];
 
   constructor(readonly db: Db) {
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
@@ -95,13 +96,25 @@ export class Store {
   write<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     this.depth++;
+    let result: T;
     try {
-      return this.db.transaction(fn).immediate();
+      result = this.db.transaction(fn).immediate();
+    } catch (error) {
+      this.committed.length = 0;
+      throw error;
     } finally {
       this.depth--;
       this.clearCaches();
       this.seen = this.changes();
     }
+    for (const action of this.committed.splice(0)) action();
+    return result;
+  }
+
+  /** Run `action` once the current write has committed (at once outside a write; never after a rollback). */
+  afterCommit(action: () => void): void {
+    if (this.depth > 0) this.committed.push(action);
+    else action();
   }
 
   /** A monotonic timestamp in microseconds, for created/updated/date columns. */

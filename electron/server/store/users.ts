@@ -54,6 +54,7 @@ const SESSION_SECONDS = 14 * 24 * 3600;
 export class Users {
   /** Users by token digest: every request looks its token up; emptied by any write. */
   private readonly tokens: ReadCache<string, { key: string; user: UserRecord } | null>;
+  private readonly tokenListeners = new Set<(user: UserRecord, token: string) => void>();
 
   constructor(private readonly store: Store) {
     this.tokens = store.register(new ReadCache());
@@ -95,7 +96,16 @@ export class Users {
   }
 
   regenerateToken(pk: number): string {
-    return this.setToken(pk, newTokenKey());
+    const token = this.setToken(pk, newTokenKey());
+    const user = this.get(pk);
+    if (user) this.store.afterCommit(() => this.tokenListeners.forEach((listener) => listener(user, token)));
+    return token;
+  }
+
+  /** Be told (after commit) when a user's token is regenerated. */
+  onTokenRegenerated(listener: (user: UserRecord, token: string) => void): () => void {
+    this.tokenListeners.add(listener);
+    return () => this.tokenListeners.delete(listener);
   }
 
   /** Superuser `admin` (created if missing); its token is `key`, or kept, or a new one. */
