@@ -2,7 +2,6 @@
  * Real Chromium (Debian's, installed by .ci/run) driven by playwright-core, against the whole
  * server as `outpost serve` runs it with the renderer's build.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,15 +14,9 @@ export const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** The renderer is built once per test run (Vite, about a second). */
+/** The renderer is built once per test run, by the global setup (test/helpers/globalSetup.ts). */
 export function buildRenderer(): void {
-  const marker = path.join(RENDERER_DIR, '.built-by-tests');
-  if (fs.existsSync(marker) && Date.now() - fs.statSync(marker).mtimeMs < 60_000) return;
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  fs.writeFileSync(marker, new Date().toISOString());
+  if (!fs.existsSync(path.join(RENDERER_DIR, 'index.html'))) throw new Error(`the renderer build is missing in ${RENDERER_DIR}`);
 }
 
 export async function launchChromium(): Promise<Browser> {

@@ -10,9 +10,11 @@ interface Props {
   readonly confirmLabel: string;
   readonly onConfirm: (comment: string) => Promise<void>;
   readonly onClose: () => void;
+  /** Ask for a comment for the history (writes of the API); off for the app's own actions. */
+  readonly withComment?: boolean;
 }
 
-export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onClose, withComment = true }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -37,8 +39,12 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onClose
     <dialog ref={dialog} className="dialog" aria-labelledby="dialog-title" onClose={onClose}>
       <h2 id="dialog-title">{title}</h2>
       <p>{message}</p>
-      <label htmlFor="dialog-comment">Comment for the history (optional)</label>
-      <textarea id="dialog-comment" rows={2} value={comment} onChange={(e) => setComment(e.target.value)} />
+      {withComment && (
+        <>
+          <label htmlFor="dialog-comment">Comment for the history (optional)</label>
+          <textarea id="dialog-comment" rows={2} value={comment} onChange={(e) => setComment(e.target.value)} />
+        </>
+      )}
       {error && (
         <p className="notice error" role="alert">
           {error}

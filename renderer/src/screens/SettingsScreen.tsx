@@ -1,4 +1,275 @@
-/** Written by another developer; this placeholder only keeps the app building meanwhile. */
+/**
+ * Settings (app.md §4): the account and its Edit Token page (api.md §6: the Token field shows
+ * the current token, Regenerate makes a new one and the old one stops working at once), and the
+ * workspaces of this data folder (create, switch, rename, delete, export and import a bundle).
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { JsonObject } from '../../../shared/resources';
+import { bridge } from '../api/bridge';
+import { ApiFailure, api, request } from '../api/client';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useObject } from '../hooks';
+import { useStatus } from '../stores/status';
+import './settings.css';
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiFailure) {
+    const fields = error.fieldErrors();
+    const name = fields.name;
+    if (Array.isArray(name)) return name.join(' ');
+    return error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function Account() {
+  const app = useStatus((s) => s.app);
+  const user = useObject(app ? `/rest/accounts/sciriususer/${app.user.pk}/` : undefined);
+  const token = useObject(app ? `/rest/accounts/sciriususer/${app.user.pk}/token/` : undefined);
+  const [shown, setShown] = useState<string | undefined>();
+  const [visible, setVisible] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>();
+  useEffect(() => {
+    if (token.data) setShown(String(token.data.token ?? ''));
+  }, [token.data]);
+  if (!app) return <p className="loading" role="status">Loading…</p>;
+  return (
+    <section aria-labelledby="account-title" className="settings-card">
+      <h2 id="account-title">Account</h2>
+      {user.data && (
+        <dl className="facts">
+          <dt>User</dt>
+          <dd>{String(user.data.username)}</dd>
+          <dt>Role</dt>
+          <dd>{String(user.data.role)}</dd>
+          <dt>Joined</dt>
+          <dd>{String(user.data.date_joined)}</dd>
+        </dl>
+      )}
+      <h3 id="token-title">Edit Token</h3>
+      <p className="muted">
+        Scripts and the central server's clients authenticate with <code>Authorization: Token …</code>. Regenerating makes a new token;
+        the old one stops working at once.
+      </p>
+      <div className="field">
+        <label htmlFor="token-field">Token</label>
+        <div className="token-row">
+          <input id="token-field" readOnly value={shown ?? ''} type={visible ? 'text' : 'password'} placeholder={shown === '' ? '(none generated yet)' : ''} />
+          <button type="button" onClick={() => setVisible((v) => !v)} aria-pressed={visible}>
+            {visible ? 'Hide' : 'Show'}
+          </button>
+        </div>
+      </div>
+      {token.error && <p className="notice error" role="alert">{token.error.message}</p>}
+      {notice && <p className="notice ok" role="status">{notice}</p>}
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => setConfirming(true)}>
+          Regenerate
+        </button>
+      </div>
+      {confirming && (
+        <ConfirmDialog
+          title="Regenerate the token?"
+          message="Scripts using the current token will be refused until they use the new one."
+          confirmLabel="Regenerate token"
+          onClose={() => setConfirming(false)}
+          onConfirm={async (comment) => {
+            const answer = await api.post(`/rest/accounts/sciriususer/${app.user.pk}/token/`, comment ? { comment } : {});
+            setShown(String(answer.token));
+            setVisible(true);
+            setNotice('A new token was generated; the previous one no longer works.');
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+interface WorkspaceRow {
+  readonly name: string;
+  readonly current: boolean;
+  readonly sizeBytes: number;
+}
+
+function Workspaces() {
+  const [rows, setRows] = useState<readonly WorkspaceRow[]>([]);
+  const [error, setError] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  const [newName, setNewName] = useState('');
+  const [renaming, setRenaming] = useState<{ from: string; to: string } | undefined>();
+  const [deleting, setDeleting] = useState<string | undefined>();
+  const [importName, setImportName] = useState('');
+  const file = useRef<HTMLInputElement>(null);
+
+  const load = async () => {
+    try {
+      const body = await api.get('/app/workspaces');
+      setRows((body.workspaces as JsonObject[]).map((w) => ({ name: String(w.name), current: w.current === true, sizeBytes: Number(w.sizeBytes) })));
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+
+  const act = async (what: () => Promise<unknown>, done?: string) => {
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      await what();
+      if (done) setNotice(done);
+      await load();
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+
+  const open = (name: string) =>
+    act(async () => {
+      await api.post(`/app/workspaces/${encodeURIComponent(name)}/open`, {});
+      // Every screen's data belongs to the workspace: start the app afresh on the new one.
+      window.location.hash = '#/probes';
+      window.location.reload();
+    });
+
+  const exportOne = (name: string) =>
+    act(async () => {
+      const bundle = await request('GET', `/app/workspaces/${encodeURIComponent(name)}/export`);
+      const saved = await bridge.saveFile(`${name}.outpost.json`, JSON.stringify(bundle, null, 1));
+      if (!saved) throw new Error('Export cancelled.');
+    }, `Workspace "${name}" exported.`);
+
+  const importFile = () =>
+    act(async () => {
+      const chosen = file.current?.files?.[0];
+      if (!chosen) throw new Error('Choose a bundle file first.');
+      const name = importName.trim() || chosen.name.replace(/\.outpost\.json$|\.json$/, '');
+      let bundle: JsonObject;
+      try {
+        bundle = JSON.parse(await chosen.text()) as JsonObject;
+      } catch {
+        throw new Error(`${chosen.name} is not JSON.`);
+      }
+      await api.post('/app/workspaces/import', bundle, { name });
+      setImportName('');
+      if (file.current) file.current.value = '';
+    }, 'Workspace imported.');
+
+  return (
+    <section aria-labelledby="workspaces-title" className="settings-card">
+      <h2 id="workspaces-title">Workspaces</h2>
+      <p className="muted">Each workspace is one database in this data folder; the app works on one at a time.</p>
+      {error && <p className="notice error" role="alert">{error}</p>}
+      {notice && <p className="notice ok" role="status">{notice}</p>}
+      <table className="data" aria-label="Workspaces">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Size</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.name}>
+              <th scope="row">
+                {renaming?.from === row.name ? (
+                  <form
+                    className="inline"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void act(() => api.patch(`/app/workspaces/${encodeURIComponent(row.name)}`, { name: renaming.to }), 'Workspace renamed.').then(() => {
+                        setRenaming(undefined);
+                        void useStatus.getState().refresh();
+                      });
+                    }}
+                  >
+                    <label className="visually-hidden" htmlFor={`rename-${row.name}`}>
+                      New name for {row.name}
+                    </label>
+                    <input id={`rename-${row.name}`} value={renaming.to} onChange={(e) => setRenaming({ from: row.name, to: e.target.value })} autoFocus />
+                    <button type="submit">Save name</button>
+                    <button type="button" onClick={() => setRenaming(undefined)}>
+                      Cancel
+                    </button>
+                  </form>
+                ) : (
+                  <>
+                    {row.name} {row.current && <span className="badge">current</span>}
+                  </>
+                )}
+              </th>
+              <td>{(row.sizeBytes / 1024).toFixed(0)} KiB</td>
+              <td className="actions">
+                <button type="button" disabled={row.current} onClick={() => void open(row.name)} aria-label={`Open workspace ${row.name}`}>
+                  Open
+                </button>
+                <button type="button" onClick={() => setRenaming({ from: row.name, to: row.name })} aria-label={`Rename workspace ${row.name}`}>
+                  Rename
+                </button>
+                <button type="button" onClick={() => void exportOne(row.name)} aria-label={`Export workspace ${row.name}`}>
+                  Export
+                </button>
+                <button type="button" className="danger" disabled={row.current} onClick={() => setDeleting(row.name)} aria-label={`Delete workspace ${row.name}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form
+        className="inline"
+        aria-label="Create a workspace"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act(() => api.post('/app/workspaces', { name: newName }), `Workspace "${newName.trim()}" created.`).then(() => setNewName(''));
+        }}
+      >
+        <label htmlFor="new-workspace">New workspace</label>
+        <input id="new-workspace" value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="site-lyon" />
+        <button type="submit">Create workspace</button>
+      </form>
+      <form
+        className="inline"
+        aria-label="Import a workspace bundle"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void importFile();
+        }}
+      >
+        <label htmlFor="import-file">Import a bundle</label>
+        <input id="import-file" ref={file} type="file" accept=".json,application/json" />
+        <label htmlFor="import-name">as</label>
+        <input id="import-name" value={importName} onChange={(e) => setImportName(e.target.value)} placeholder="(name of the file)" />
+        <button type="submit">Import workspace</button>
+      </form>
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete workspace "${deleting}"?`}
+          message="Its database is removed from this computer. Export it first to keep a copy."
+          confirmLabel="Delete workspace"
+          withComment={false}
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await api.delete(`/app/workspaces/${encodeURIComponent(deleting)}`);
+            setNotice(`Workspace "${deleting}" deleted.`);
+            await load();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
 export function SettingsScreen() {
-  return <p className="empty">This screen is being written.</p>;
+  return (
+    <div className="screen settings">
+      <h1>Settings</h1>
+      <Account />
+      <Workspaces />
+    </div>
+  );
 }
