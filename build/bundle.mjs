@@ -26,6 +26,7 @@ if (process.argv.includes('--bench')) {
       'api.bench': path.join(root, 'bench/api.bench.ts'),
       bareServer: path.join(root, 'bench/bareServer.ts'),
       profile: path.join(root, 'bench/profile.ts'),
+      'ui.bench': path.join(root, 'bench/ui.bench.ts'),
     },
     outdir: path.join(root, 'dist/bench'),
     outExtension: { '.js': '.cjs' },
@@ -33,7 +34,7 @@ if (process.argv.includes('--bench')) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['better-sqlite3', 'autocannon'],
+    external: ['better-sqlite3', 'autocannon', 'playwright-core'],
     logLevel: quiet ? 'warning' : 'info',
   });
 }

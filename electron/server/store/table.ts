@@ -196,6 +196,11 @@ export class Table {
     for (const term of query.search) {
       if (this.spec.fts && [...term].length >= MIN_TRIGRAM) {
         indexed.push(`({${searchFields.join(' ')}} : "${term.replace(/"/g, '""')}")`);
+      } else if (/^[\x20-\x7e]*$/.test(term)) {
+        // SQLite's LIKE folds ASCII letters only, which is all an ASCII term needs; it runs in C.
+        clauses.push(`(${searchFields.map((f) => `${quote(f)} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+        const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        for (let i = 0; i < searchFields.length; i++) params.push(pattern);
       } else {
         clauses.push(`(${searchFields.map((f) => `contains_folded(${quote(f)}, ?)`).join(' OR ')})`);
         for (let i = 0; i < searchFields.length; i++) params.push(term);

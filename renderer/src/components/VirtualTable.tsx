@@ -119,6 +119,8 @@ export function VirtualTable({ label, list, columns, onOpen, emptyText, selected
         role="grid"
         aria-label={label}
         aria-rowcount={count ?? 0}
+        aria-busy={count === undefined || loading}
+        data-generation={generation}
         aria-activedescendant={count ? activeId : undefined}
         tabIndex={0}
         onKeyDown={onKeyDown}

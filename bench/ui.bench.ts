@@ -1,0 +1,179 @@
+/**
+ * Benchmark of the renderer with 100,000 probes in the workspace, in Chromium: time to the first
+ * painted list row, search keystroke to updated list, and frames dropped while scrolling through
+ * 10,000 rows. The server is `outpost serve` on a copy of the benchmark data set.
+ *
+ *   npm run bench:ui -- [--probes 100000] [--write]
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Page } from 'playwright-core';
+import { BENCH_TOKEN, buildOutpostDataset } from './dataset';
+
+// Runs as dist/bench/ui.bench.cjs.
+const ROOT = path.resolve(__dirname, '../..');
+const CACHE = path.join(ROOT, 'bench', '.cache');
+const { values: options } = parseArgs({
+  options: { probes: { type: 'string', default: '100000' }, write: { type: 'boolean', default: false } },
+});
+const PROBES = Number(options.probes);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const percentile = (values: readonly number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function startServer(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/node/outpost.cjs'), 'serve', '--data', dataDir, '--port', '0', '--admin-token', BENCH_TOKEN], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+      const match = /^listening on (\S+)$/m.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
+  });
+  if (!/web UI: http/.test(output)) throw new Error('the renderer is not built (npm run build:renderer)');
+  return { url, stop: () => new Promise((done) => (child.once('exit', () => done()), child.kill('SIGTERM'))) };
+}
+
+/** Records, inside the page, when the list's first real row is painted and when searches land. */
+const PROBE_SCRIPT = `
+window.__bench = { firstRow: undefined, searches: [] };
+const seen = () => {
+  const cell = document.querySelector('[role=grid] [role=row] [role=gridcell]');
+  if (cell && !cell.querySelector('.placeholder') && window.__bench.firstRow === undefined) {
+    requestAnimationFrame(() => { window.__bench.firstRow = performance.now(); });
+  }
+  const grid = document.querySelector('[role=grid]');
+  const pending = window.__bench.pending;
+  if (grid && pending && grid.getAttribute('aria-busy') === 'false' && Number(grid.dataset.generation) > pending.generation) {
+    window.__bench.pending = undefined;
+    requestAnimationFrame(() => window.__bench.searches.push(performance.now() - pending.at));
+  }
+};
+new MutationObserver(seen).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy', 'data-generation'] });
+document.addEventListener('input', (event) => {
+  if (event.target instanceof HTMLInputElement && event.target.type === 'search') {
+    const grid = document.querySelector('[role=grid]');
+    window.__bench.pending = { at: event.timeStamp, generation: Number(grid ? grid.dataset.generation : 0) };
+  }
+}, true);
+`;
+
+/** Scrolls the list 10,000 rows down, 60 rows a frame (a fast fling), and returns the frame times. */
+const SCROLL_SCRIPT = `(async () => {
+  const grid = document.querySelector('[role=grid]');
+  const rowHeight = 34;
+  const target = 10000 * rowHeight;
+  const step = 60 * rowHeight;
+  const times = [];
+  await new Promise((resolve) => {
+    const tick = (now) => {
+      times.push(now);
+      if (grid.scrollTop >= target) return resolve();
+      grid.scrollTop = Math.min(target, grid.scrollTop + step);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  return times.slice(1).map((t, i) => t - times[i]);
+})()`;
+
+async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/api-auth/login/?next=/`);
+  await page.getByLabel(/token/i).fill(BENCH_TOKEN);
+  await page.getByRole('button', { name: /log in|sign in/i }).click();
+  await page.waitForURL(`${url}/`);
+}
+
+async function main(): Promise<void> {
+  log(`building or reusing the ${PROBES}-probe data set`);
+  const source = path.join(CACHE, `outpost-${PROBES}`);
+  await buildOutpostDataset(source, PROBES, log);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-ui-bench-'));
+  fs.cpSync(path.join(source, 'workspaces'), path.join(dataDir, 'workspaces'), { recursive: true });
+  const server = await startServer(dataDir);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+    await context.addInitScript(PROBE_SCRIPT);
+    const login = await context.newPage();
+    await signIn(login, server.url);
+    await login.close();
+
+    log('time to the first painted row');
+    const firstPaint: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/#/probes?ordering=name`);
+      await page.waitForFunction('window.__bench.firstRow !== undefined');
+      firstPaint.push(Number(await page.evaluate('window.__bench.firstRow')));
+      await page.close();
+    }
+
+    log('search keystrokes');
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/probes`);
+    await page.waitForFunction('window.__bench.firstRow !== undefined');
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    for (const term of ['initech nantes', 'globex lyon 2', 'dmz north', 'cyb-sof-wifi']) {
+      await search.fill('');
+      await page.waitForTimeout(300);
+      for (const char of term) {
+        await search.press(char === ' ' ? 'Space' : char);
+        // A fast typist: 120 ms between keys.
+        await page.waitForTimeout(120);
+      }
+      await page.waitForTimeout(300);
+    }
+    const keystrokes = (await page.evaluate('window.__bench.searches')) as number[];
+
+    log('scrolling 10,000 rows');
+    await search.fill('');
+    await page.waitForTimeout(500);
+    const frames = (await page.evaluate(SCROLL_SCRIPT)) as number[];
+    const budget = 1000 / 60;
+    const dropped = frames.reduce((n, d) => n + Math.max(0, Math.round(d / budget) - 1), 0);
+    const report = [
+      '| measure | value | target |',
+      '|---|---|---|',
+      `| time to the first painted row of the probe list (7 fresh loads) | median ${percentile(firstPaint, 50).toFixed(0)} ms, max ${Math.max(...firstPaint).toFixed(0)} ms | < 1000 ms: ${Math.max(...firstPaint) < 1000 ? 'met' : 'NOT met'} |`,
+      `| search keystroke to updated list (${keystrokes.length} keystrokes, 4 searches typed at 120 ms a key) | p50 ${percentile(keystrokes, 50).toFixed(0)} ms, p95 ${percentile(keystrokes, 95).toFixed(0)} ms | p95 < 100 ms: ${percentile(keystrokes, 95) < 100 ? 'met' : 'NOT met'} |`,
+      `| scrolling 10,000 rows (60 rows a frame, rows fetched as they come into view) | ${frames.length} frames, ${dropped} dropped (${((dropped / (frames.length + dropped)) * 100).toFixed(1)} %), p95 frame ${percentile(frames, 95).toFixed(1)} ms | |`,
+    ].join('\n');
+    process.stdout.write(`\n${report}\n`);
+    if (options.write) {
+      const file = path.join(ROOT, 'docs', 'benchmarks.md');
+      const current = fs.readFileSync(file, 'utf8');
+      const section = `<!-- ui.bench:start -->\n${report}\n\nMeasured ${new Date().toISOString().slice(0, 10)} with ${PROBES.toLocaleString('en')} probes, headless Chromium ${browser.version()} at 1360×860 on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; server and browser share the machine.\n<!-- ui.bench:end -->`;
+      fs.writeFileSync(
+        file,
+        /<!-- ui\.bench:start -->[\s\S]*<!-- ui\.bench:end -->/.test(current)
+          ? current.replace(/<!-- ui\.bench:start -->[\s\S]*<!-- ui\.bench:end -->/, section)
+          : `${current.trimEnd()}\n\n## Renderer (\`bench/ui.bench.ts\`)\n\n\`\`\`\nnpm run build:renderer && npm run bench:ui -- --write\n\`\`\`\n\n${section}\n`,
+      );
+      log(`written to ${file}`);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
