@@ -1,7 +1,7 @@
+import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -27,7 +27,8 @@ function describeFailure(status: number, body: JsonValue): string {
   return `The server answered ${status}.`;
 }
 
-function csrfToken(): string | undefined {
+/** The CSRF token a browser session sends with unsafe methods (none in Electron). */
+export function csrfToken(): string | undefined {
   return /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie)?.[1];
 }
 

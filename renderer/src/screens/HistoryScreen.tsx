@@ -1,4 +1,205 @@
-/** Written by another developer; this placeholder only keeps the app building meanwhile. */
+/**
+ * History (app.md §4, api.md §5): the user-action history of this workspace, virtualised, with
+ * its filters (username, action type, date, client address) and ordering in the URL; each row
+ * shows date, user, action, the rendered description, the comment and the linked objects; an
+ * entry opens in full beside the list (`#/history/<pk>`).
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { history as historyResource, type JsonObject, type JsonValue } from '../../../shared/resources';
+import { VirtualTable, type Column } from '../components/VirtualTable';
+import { paramsOf, useObject, usePagedList } from '../hooks';
+import { href, navigate, useRoute } from '../router';
+import { formatSeen } from './hostsFormat';
+import { Description, HistoryEntry, ObjectLinks } from './historyEntry';
+import './history.css';
+
+const LIST_PATH = '/rest/rules/history/';
+
+const COLUMNS: readonly Column[] = [
+  { key: 'date', title: 'Date (UTC)', width: '12.75rem', render: (row) => formatSeen(row.date).replace(/ UTC$/, '') },
+  { key: 'username', title: 'User', width: 'minmax(4.5rem, 0.5fr)' },
+  { key: 'title', title: 'Action', width: 'minmax(7.5rem, 0.8fr)' },
+  { key: 'description', title: 'Description', width: 'minmax(10rem, 2fr)', render: (row) => <Description entry={row} /> },
+  { key: 'comment', title: 'Comment', width: 'minmax(7rem, 1.4fr)', render: (row) => (typeof row.comment === 'string' ? row.comment : '') },
+  { key: 'objects', title: 'Objects', width: 'minmax(6rem, 0.9fr)', render: (row) => <ObjectLinks entry={row} /> },
+];
+
+function messagesOf(value: JsonValue | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.map(String).join(' ') : String(value);
+}
+
+/** A filter's control with its label and, below it, the API's error for that parameter. */
+function Filter({ id, label, error, children }: { id: string; label: string; error: string | undefined; children: ReactNode }) {
+  return (
+    <div className="history-filter">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A text filter: applied after a pause in typing, or at once on Enter; `onEnterOnly` for values
+ * that are only valid once complete (a date), so that half-typed values raise no error.
+ */
+function TextFilter({
+  id,
+  value,
+  error,
+  placeholder,
+  onEnterOnly = false,
+  onCommit,
+}: {
+  id: string;
+  value: string;
+  error: string | undefined;
+  placeholder?: string;
+  onEnterOnly?: boolean;
+  onCommit: (value: string) => void;
+}) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  useEffect(() => {
+    if (onEnterOnly || draft === value) return;
+    const timer = window.setTimeout(() => onCommit(draft), 300);
+    return () => window.clearTimeout(timer);
+  }, [draft, value, onEnterOnly, onCommit]);
+  return (
+    <input
+      id={id}
+      value={draft}
+      placeholder={placeholder}
+      spellCheck={false}
+      autoComplete="off"
+      aria-invalid={error ? true : undefined}
+      aria-describedby={error ? `${id}-error` : undefined}
+      onChange={(event) => setDraft(event.target.value)}
+      onBlur={() => draft !== value && onCommit(draft)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') onCommit(draft);
+      }}
+    />
+  );
+}
+
+function HistoryFilters({
+  params,
+  errors,
+  onChange,
+}: {
+  params: Readonly<Record<string, string>>;
+  errors: Readonly<Record<string, JsonValue>>;
+  onChange: (next: Record<string, string>) => void;
+}) {
+  const actions = useObject('/rest/rules/history/get_action_type_list/');
+  const actionList = actions.data?.action_type_list;
+  const choices = typeof actionList === 'object' && actionList !== null && !Array.isArray(actionList) ? Object.entries(actionList) : [];
+  const set = (name: string, value: string) => {
+    const next: Record<string, string> = { ...params };
+    if (value.trim() === '') delete next[name];
+    else next[name] = value.trim();
+    if ((next[name] ?? '') !== (params[name] ?? '')) onChange(next);
+  };
+  const current = params.action_type ?? '';
+  return (
+    <div className="toolbar history-filters" role="search" aria-label="History filters">
+      <Filter id="history-username" label="Username" error={messagesOf(errors.username)}>
+        <TextFilter id="history-username" value={params.username ?? ''} error={messagesOf(errors.username)} onCommit={(v) => set('username', v)} />
+      </Filter>
+      <Filter id="history-action" label="Action type" error={messagesOf(errors.action_type) ?? (actions.error ? actions.error.message : undefined)}>
+        <select id="history-action" value={current} onChange={(e) => set('action_type', e.target.value)}>
+          <option value="">any</option>
+          {choices.map(([type, title]) => (
+            <option key={type} value={type}>
+              {String(title)}
+            </option>
+          ))}
+          {current !== '' && !choices.some(([type]) => type === current) && <option value={current}>{current}</option>}
+        </select>
+      </Filter>
+      <Filter id="history-date" label="Date (exact, press Enter)" error={messagesOf(errors.date)}>
+        <TextFilter id="history-date" value={params.date ?? ''} error={messagesOf(errors.date)} placeholder="2026-11-21T09:14:03.120455Z" onEnterOnly onCommit={(v) => set('date', v)} />
+      </Filter>
+      <Filter id="history-client-ip" label="From address" error={messagesOf(errors.client_ip)}>
+        <TextFilter id="history-client-ip" value={params.client_ip ?? ''} error={messagesOf(errors.client_ip)} onCommit={(v) => set('client_ip', v)} />
+      </Filter>
+      <Filter id="history-ordering" label="Order by" error={messagesOf(errors.ordering)}>
+        <select id="history-ordering" value={params.ordering ?? ''} onChange={(e) => set('ordering', e.target.value)}>
+          <option value="">newest first (default)</option>
+          {historyResource.ordering.flatMap((name) => [
+            <option key={name} value={name}>
+              {name} ↑
+            </option>,
+            <option key={`-${name}`} value={`-${name}`}>
+              {name} ↓
+            </option>,
+          ])}
+        </select>
+      </Filter>
+      {Object.keys(params).some((key) => historyResource.filters.includes(key)) && (
+        <button
+          type="button"
+          className="link clear-filters"
+          onClick={() => onChange(Object.fromEntries(Object.entries(params).filter(([key]) => !historyResource.filters.includes(key))))}
+        >
+          Clear filters
+        </button>
+      )}
+    </div>
+  );
+}
+
 export function HistoryScreen() {
-  return <p className="empty">This screen is being written.</p>;
+  const route = useRoute();
+  const list = usePagedList(LIST_PATH);
+  const failure = useStore(list, (s) => s.failure);
+  const queryText = route.query.toString();
+  const params = paramsOf(route.query);
+  useEffect(() => list.getState().setParams(paramsOf(new URLSearchParams(queryText))), [list, queryText]);
+
+  const selected = route.segments[1] !== undefined && /^\d+$/.test(route.segments[1]) ? Number(route.segments[1]) : undefined;
+  const onParams = (next: Record<string, string>) => navigate(href(`/${route.segments.join('/')}`, next), { replace: true });
+
+  return (
+    <div className="screen split history-screen">
+      <section className="list-pane" aria-labelledby="history-title">
+        <header className="pane-head">
+          <h1 id="history-title">History</h1>
+          <div className="actions">
+            <button type="button" onClick={() => list.getState().refresh()}>
+              Reload
+            </button>
+          </div>
+        </header>
+        <HistoryFilters params={params} errors={failure?.fieldErrors() ?? {}} onChange={onParams} />
+        <VirtualTable
+          label="History entries"
+          list={list}
+          columns={COLUMNS}
+          rowKey={(row: JsonObject) => String(row.pk)}
+          selectedKey={selected === undefined ? undefined : String(selected)}
+          emptyText="No history entry matches. Every change made in this workspace is recorded here."
+          onOpen={(row) => navigate(href(`/history/${String(row.pk)}`, params))}
+        />
+      </section>
+      <div className="detail-pane">
+        {selected === undefined ? (
+          <p className="empty">Select an entry to read it in full: its comment, its description and the objects it names.</p>
+        ) : (
+          <HistoryEntry
+            key={selected}
+            pk={selected}
+            onFilter={(name, value) => navigate(href(`/history/${selected}`, { ...params, [name]: value }), { replace: true })}
+          />
+        )}
+      </div>
+    </div>
+  );
 }

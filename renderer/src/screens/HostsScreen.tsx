@@ -1,4 +1,277 @@
-/** Written by another developer; this placeholder only keeps the app building meanwhile. */
+/**
+ * Host lookup (app.md §4, api.md §7): an address box and the host identity of that address from
+ * the local data (`#/hosts/<ip>`, also where the server's `/rules/hunt?ip=` link lands); the
+ * known hosts, virtualised, with search, ordering, a seen-in window and a `host_id_qfilter`
+ * query, all kept in the URL; import of a host-identity file; the central server's view.
+ */
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import { hostId, type JsonObject, type JsonValue } from '../../../shared/resources';
+import { bridge } from '../api/bridge';
+import { ListToolbar } from '../components/ListToolbar';
+import { VirtualTable, type Column } from '../components/VirtualTable';
+import { paramsOf, usePagedList } from '../hooks';
+import { href, navigate, useRoute } from '../router';
+import { useStatus } from '../stores/status';
+import { checkAddress, formatSeen, windowDay, windowParam } from './hostsFormat';
+import { HostView } from './hostsIdentity';
+import { HostImport } from './hostsImport';
+import './hosts.css';
+
+const LIST_PATH = '/rest/appliances/host_id/';
+
+function hostIdOf(row: JsonObject): JsonObject {
+  const value = row.host_id;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+}
+
+function hostnames(row: JsonObject): string {
+  const items = hostIdOf(row).hostname;
+  if (!Array.isArray(items)) return '';
+  return items.map((item) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? String(item.host ?? '') : '')).join(', ');
+}
+
+const COLUMNS: readonly Column[] = [
+  { key: 'ip', title: 'Address', width: 'minmax(8rem, 1fr)' },
+  { key: 'hostnames', title: 'Hostnames', width: 'minmax(9rem, 1.6fr)', render: hostnames },
+  { key: 'hits', title: 'Hits', width: '4rem' },
+  { key: 'services', title: 'Services', width: '5rem', render: (row) => String(hostIdOf(row).services_count ?? 0) },
+  { key: 'last_seen', title: 'Last seen (UTC)', width: '10.25rem', render: (row) => formatSeen(hostIdOf(row).last_seen).replace(/:\d\d UTC$/, '') },
+];
+
+function messagesOf(value: JsonValue | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.map(String).join(' ') : String(value);
+}
+
+/** The address box: checked here, so that a typing mistake explains itself before any request. */
+function LookupForm({ current, onLookup }: { current: string | undefined; onLookup: (ip: string) => void }) {
+  const [draft, setDraft] = useState(current ?? '');
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    setDraft(current ?? '');
+    setError(undefined);
+  }, [current]);
+  return (
+    <form
+      className="lookup"
+      role="search"
+      aria-label="Look up an address"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const checked = checkAddress(draft);
+        if ('error' in checked) setError(checked.error);
+        else {
+          setError(undefined);
+          onLookup(checked.ip);
+        }
+      }}
+    >
+      <label htmlFor="lookup-ip">IP address</label>
+      <input
+        id="lookup-ip"
+        value={draft}
+        placeholder="10.0.0.5 or 2001:db8::1"
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'lookup-error' : undefined}
+        onChange={(event) => {
+          setDraft(event.target.value);
+          setError(undefined);
+        }}
+      />
+      <button type="submit" className="primary">
+        Look up
+      </button>
+      {error && (
+        <p id="lookup-error" className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The seen-in window (`start_date`/`end_date`, epoch seconds) and the `host_id_qfilter` query. */
+function HostFilters({
+  params,
+  errors,
+  onChange,
+}: {
+  params: Readonly<Record<string, string>>;
+  errors: Readonly<Record<string, JsonValue>>;
+  onChange: (next: Record<string, string>) => void;
+}) {
+  const applied = params.host_id_qfilter ?? '';
+  const [query, setQuery] = useState(applied);
+  useEffect(() => setQuery(applied), [applied]);
+  const set = (name: string, value: string | undefined) => {
+    const next: Record<string, string> = { ...params };
+    if (value === undefined || value === '') delete next[name];
+    else next[name] = value;
+    onChange(next);
+  };
+  const queryError = messagesOf(errors.host_id_qfilter);
+  const windowErrors = [messagesOf(errors.start_date), messagesOf(errors.end_date)].filter((m) => m !== undefined);
+  return (
+    <div className="host-filters">
+      <div className="toolbar host-window">
+        <label htmlFor="hosts-start">
+          Seen from (UTC)
+          <input id="hosts-start" type="date" value={windowDay(params.start_date)} onChange={(e) => set('start_date', windowParam(e.target.value, 'start'))} />
+        </label>
+        <label htmlFor="hosts-end">
+          Seen until (UTC)
+          <input id="hosts-end" type="date" value={windowDay(params.end_date)} onChange={(e) => set('end_date', windowParam(e.target.value, 'end'))} />
+        </label>
+        {windowErrors.length > 0 && <p className="field-error">{windowErrors.join(' ')}</p>}
+      </div>
+      <form
+        className="qfilter"
+        onSubmit={(event) => {
+          event.preventDefault();
+          set('host_id_qfilter', query.trim());
+        }}
+      >
+        <label htmlFor="hosts-qfilter">Query (host_id_qfilter)</label>
+        <div className="qfilter-row">
+          <input
+            id="hosts-qfilter"
+            value={query}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder='host_id.services.port:443 AND NOT host_id.net_info.agg:internet'
+            aria-invalid={queryError ? true : undefined}
+            aria-describedby={queryError ? 'hosts-qfilter-error' : 'hosts-qfilter-help'}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <button type="submit">Apply query</button>
+          {applied && (
+            <button type="button" onClick={() => set('host_id_qfilter', undefined)}>
+              Clear query
+            </button>
+          )}
+        </div>
+        {queryError ? (
+          <p id="hosts-qfilter-error" className="field-error">
+            {queryError}
+          </p>
+        ) : (
+          <p id="hosts-qfilter-help" className="muted hint">
+            Elasticsearch query-string syntax: <code>field:value</code>, <code>*</code> wildcards, <code>AND</code>/<code>OR</code>/<code>NOT</code>,
+            parentheses, <code>&gt;</code> on numbers and dates.
+          </p>
+        )}
+      </form>
+    </div>
+  );
+}
+
+/** The central server's host view, in the system browser; a standalone workspace has none. */
+function OpenOnCentral({ ip }: { ip: string }) {
+  const mode = useStatus((s) => s.app?.mode);
+  const [problem, setProblem] = useState<string | undefined>();
+  const bound = mode === 'bound';
+  const hint =
+    mode === undefined
+      ? 'Reading the workspace…'
+      : bound
+        ? 'Opens the central server’s host view of this address in your browser.'
+        : 'This workspace is standalone: there is no central server to open this address on.';
+  return (
+    <div className="central">
+      <button
+        type="button"
+        disabled={!bound}
+        aria-describedby="central-hint"
+        onClick={() => {
+          setProblem(undefined);
+          bridge
+            .openOnCentral(ip)
+            .then((opened) => {
+              if (!opened) setProblem('The central server’s address is not known for this workspace.');
+            })
+            .catch((error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
+        }}
+      >
+        Open on central server
+      </button>
+      <span id="central-hint" className="muted">
+        {hint}
+      </span>
+      {problem && (
+        <p className="notice error" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function HostsScreen() {
-  return <p className="empty">This screen is being written.</p>;
+  const route = useRoute();
+  const list = usePagedList(LIST_PATH);
+  const queryText = route.query.toString();
+  const params = paramsOf(route.query);
+  const failure = useStore(list, (s) => s.failure);
+  const [importing, setImporting] = useState(false);
+  const [imports, setImports] = useState(0);
+  useEffect(() => list.getState().setParams(paramsOf(new URLSearchParams(queryText))), [list, queryText]);
+
+  const address = route.segments[1];
+  const checked = address === undefined ? undefined : checkAddress(address);
+  const onParams = (next: Record<string, string>) => navigate(href(`/${route.segments.map(encodeURIComponent).join('/')}`, next), { replace: true });
+  const open = (ip: string) => navigate(href(`/hosts/${encodeURIComponent(ip)}`, params));
+
+  return (
+    <div className="screen split hosts-screen">
+      <section className="list-pane" aria-labelledby="hosts-title">
+        <header className="pane-head">
+          <h1 id="hosts-title">Host lookup</h1>
+          <div className="actions">
+            <button type="button" onClick={() => list.getState().refresh()}>
+              Reload
+            </button>
+            <button type="button" aria-expanded={importing} onClick={() => setImporting((v) => !v)}>
+              Import hosts file…
+            </button>
+          </div>
+        </header>
+        <LookupForm current={checked && 'ip' in checked ? checked.ip : address} onLookup={open} />
+        <h2 className="known-title">Known hosts</h2>
+        <ListToolbar resource={hostId} params={params} onChange={onParams} />
+        <HostFilters params={params} errors={failure?.fieldErrors() ?? {}} onChange={onParams} />
+        <VirtualTable
+          label="Known hosts"
+          list={list}
+          columns={COLUMNS}
+          rowKey={(row) => String(row.ip)}
+          selectedKey={checked && 'ip' in checked ? checked.ip : undefined}
+          emptyText="No known host matches. Import a host identity file, or change the search, window and query."
+          onOpen={(row) => open(String(row.ip))}
+        />
+      </section>
+      <div className="detail-pane">
+        {importing && (
+          <HostImport
+            onClose={() => setImporting(false)}
+            onImported={() => {
+              list.getState().refresh();
+              setImports((n) => n + 1);
+            }}
+          />
+        )}
+        {checked === undefined ? (
+          !importing && <p className="empty">Type an address, or pick a known host, to see what is known of it.</p>
+        ) : 'error' in checked ? (
+          <p className="notice error" role="alert">
+            {checked.error}
+          </p>
+        ) : (
+          <HostView key={`${checked.ip}#${imports}`} ip={checked.ip} actions={<OpenOnCentral ip={checked.ip} />} />
+        )}
+      </div>
+    </div>
+  );
 }

@@ -15,6 +15,8 @@ export interface PagedListState {
   readonly rows: ReadonlyMap<number, JsonObject>;
   readonly loading: boolean;
   readonly error: string | undefined;
+  /** The failure behind `error`, for screens that show a 400's field errors next to their controls. */
+  readonly failure: ApiFailure | undefined;
   /** Bumped on every change of parameters or refresh. */
   readonly generation: number;
   setParams(params: Query): void;
@@ -38,11 +40,11 @@ export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreA
         const results = (body.results as JsonObject[]) ?? [];
         const rows = new Map(get().rows);
         results.forEach((row, i) => rows.set((page - 1) * pageSize + i, row));
-        set({ count: Number(body.count), rows, loading: false, error: undefined });
+        set({ count: Number(body.count), rows, loading: false, error: undefined, failure: undefined });
       } catch (error) {
         if (generation !== get().generation || (error instanceof DOMException && error.name === 'AbortError')) return;
         requested.delete(page);
-        set({ loading: false, error: error instanceof ApiFailure ? failureText(error) : String(error) });
+        set({ loading: false, error: error instanceof ApiFailure ? failureText(error) : String(error), failure: error instanceof ApiFailure ? error : undefined });
       }
     };
 
@@ -51,7 +53,7 @@ export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreA
       controller = new AbortController();
       requested.clear();
       const generation = get().generation + 1;
-      set({ params, generation, rows: new Map(), count: undefined, error: undefined });
+      set({ params, generation, rows: new Map(), count: undefined, error: undefined, failure: undefined });
       void loadPage(1, generation);
     };
 
@@ -61,6 +63,7 @@ export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreA
       rows: new Map(),
       loading: false,
       error: undefined,
+      failure: undefined,
       generation: 0,
       setParams(params) {
         if (sameQuery(params, get().params) && get().generation > 0) return;

@@ -1,0 +1,142 @@
+/**
+ * One history entry in full (api.md §5): when, who and from where, the action, the description
+ * with its linked objects opening their screens while they exist, the comment, the objects.
+ */
+import type { JsonObject } from '../../../shared/resources';
+import { useObject } from '../hooks';
+import { href } from '../router';
+import { formatSeen } from './hostsFormat';
+import { descriptionParts, linkedObjects, objectRoute, typeLabel, type LinkedObject } from './historyFormat';
+
+function ObjectLink({ object, onFollow }: { object: LinkedObject; onFollow?: () => void }) {
+  const route = objectRoute(object);
+  if (!route) return <span className={object.type !== undefined && object.pk === undefined ? 'deleted-object' : undefined}>{object.value}</span>;
+  return (
+    <a
+      href={href(route)}
+      title={`Open ${typeLabel(object.type)} ${object.value}`}
+      onClick={(event) => {
+        // Inside a list row, following the link must not also open the entry.
+        event.stopPropagation();
+        onFollow?.();
+      }}
+    >
+      {object.value}
+    </a>
+  );
+}
+
+/** The objects an entry links to, for a list row: links where a screen shows them. */
+export function ObjectLinks({ entry }: { entry: JsonObject }) {
+  const objects = linkedObjects(entry.ua_objects).filter((o) => o.type !== undefined);
+  if (objects.length === 0) return null;
+  return (
+    <span className="object-links">
+      {objects.map((object, i) => (
+        <span key={object.key}>
+          {i > 0 ? ', ' : ''}
+          <ObjectLink object={object} />
+        </span>
+      ))}
+    </span>
+  );
+}
+
+export function Description({ entry }: { entry: JsonObject }) {
+  const objects = linkedObjects(entry.ua_objects);
+  const parts = descriptionParts(String(entry.description_raw ?? ''), String(entry.username ?? ''), objects);
+  if (!parts) return <>{String(entry.description ?? '')}</>;
+  return (
+    <>
+      {parts.map((part, i) => ('text' in part ? <span key={i}>{part.text}</span> : <ObjectLink key={i} object={part.object} />))}
+    </>
+  );
+}
+
+export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (name: string, value: string) => void }) {
+  const entry = useObject(`/rest/rules/history/${pk}/`);
+  if (entry.error) {
+    return (
+      <p className="notice error" role="alert">
+        {entry.error.message}
+      </p>
+    );
+  }
+  if (!entry.data) {
+    return (
+      <p className="loading" role="status">
+        Loading…
+      </p>
+    );
+  }
+  const data = entry.data;
+  const objects = linkedObjects(data.ua_objects);
+  const comment = typeof data.comment === 'string' && data.comment !== '' ? data.comment : undefined;
+  return (
+    <article className="history-entry" aria-labelledby="history-entry-title">
+      <header className="detail-head">
+        <h2 id="history-entry-title">{String(data.title || data.action_type)}</h2>
+        <span className="muted">entry {pk}</span>
+      </header>
+      <p className="entry-description">
+        <Description entry={data} />
+      </p>
+      <dl className="facts">
+        <dt>Date</dt>
+        <dd>
+          <time title={String(data.date)}>{formatSeen(data.date)}</time>{' '}
+          <button type="button" className="link" onClick={() => onFilter('date', String(data.date))}>
+            only this date
+          </button>
+        </dd>
+        <dt>User</dt>
+        <dd>
+          {String(data.username)}{' '}
+          <button type="button" className="link" onClick={() => onFilter('username', String(data.username))}>
+            only this user
+          </button>
+        </dd>
+        <dt>From address</dt>
+        <dd>{String(data.client_ip ?? '') || '—'}</dd>
+        <dt>Action type</dt>
+        <dd>
+          <code>{String(data.action_type)}</code>{' '}
+          <button type="button" className="link" onClick={() => onFilter('action_type', String(data.action_type))}>
+            only this action
+          </button>
+        </dd>
+        <dt>Comment</dt>
+        <dd className="entry-comment">{comment ?? <span className="muted">no comment</span>}</dd>
+      </dl>
+      {objects.length > 0 && (
+        <>
+          <h3 id="history-objects-title">Linked objects</h3>
+          <table className="data" aria-labelledby="history-objects-title">
+            <thead>
+              <tr>
+                <th scope="col">Role</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Name</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {objects.map((object) => (
+                <tr key={object.key}>
+                  <td>
+                    <code>{object.key}</code>
+                  </td>
+                  <td>{typeLabel(object.type)}</td>
+                  <td>
+                    <ObjectLink object={object} />
+                  </td>
+                  <td>{object.type === undefined ? '—' : object.pk === undefined ? 'deleted since' : `exists (pk ${object.pk})`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * Sending a file to an import endpoint with XMLHttpRequest, the one browser API that reports
+ * upload progress; fetch() cannot. Authenticates as the API client does (session cookie and CSRF
+ * token in a browser; the app:// protocol adds the token in Electron).
+ */
+import type { JsonValue } from '../../../shared/resources';
+import { ApiFailure, csrfToken } from '../api/client';
+
+export interface Upload {
+  /** The answer's JSON on 2xx; ApiFailure otherwise; an AbortError DOMException after abort(). */
+  readonly done: Promise<JsonValue>;
+  abort(): void;
+}
+
+export interface UploadEvents {
+  /** Bytes sent so far of the file. */
+  onProgress(loaded: number, total: number): void;
+  /** The whole file is sent; the server is working on it. */
+  onSent(): void;
+}
+
+function parseAnswer(text: string): JsonValue {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return { detail: text.slice(0, 200) };
+  }
+}
+
+export function uploadJsonFile(url: string, file: Blob, events: UploadEvents): Upload {
+  const xhr = new XMLHttpRequest();
+  const done = new Promise<JsonValue>((resolve, reject) => {
+    xhr.open('POST', url);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('Content-Type', 'application/json');
+    const csrf = csrfToken();
+    if (csrf) xhr.setRequestHeader('X-CSRFToken', csrf);
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => events.onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    xhr.upload.onload = () => {
+      events.onProgress(file.size, file.size);
+      events.onSent();
+    };
+    xhr.onload = () => {
+      const body = parseAnswer(xhr.responseText);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      else reject(new ApiFailure(xhr.status, body));
+    };
+    xhr.onerror = () => reject(new ApiFailure(0, { detail: 'The local server did not answer; it may be restarting.' }));
+    xhr.onabort = () => reject(new DOMException('The import was cancelled.', 'AbortError'));
+    xhr.send(file);
+  });
+  return { done, abort: () => xhr.abort() };
+}
