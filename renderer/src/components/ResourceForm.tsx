@@ -3,21 +3,31 @@
  * per writable field, interfaces and protocols as tables, each API error next to its field, an
  * optional comment for the history, and — for templates and first-family probes — inherited
  * fields shown as such, with controls to override them and to return to the template's value.
+ *
+ * Only what changed is sent (a PATCH of the changed fields, as the sync engine's outbox keeps
+ * them), so a stale form meets the API's own refusals instead of silently undoing a colleague's
+ * change; those refusals are shown where they belong.
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { INHERITABLE, type Field, type ItemsField, type JsonObject, type JsonValue, type Resource } from '../../../shared/resources';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Field, JsonObject, JsonValue, Resource } from '../../../shared/resources';
 import { ApiFailure, api } from '../api/client';
-import { ItemsTable, type ItemRow } from './ItemsTable';
+import { ItemsTable } from './ItemsTable';
+import { INHERITABLE_NAMES, comparable, formPayload, generalMessages, initialValues, isWritableField, itemsOf, messagesOf, overridesIn } from './resourceFormModel';
+import './ResourceForm.css';
 
 export interface RefOption {
   readonly value: number;
   readonly label: string;
+  /** Shown but not selectable (e.g. a template's own descendants as its parent). */
+  readonly disabled?: boolean;
 }
 
 interface Props {
   readonly resource: Resource;
   /** The object as the API shows it (editing), or undefined (creating). */
   readonly object?: JsonObject | undefined;
+  /** Values a new object starts with (e.g. `parent_tmpl` when creating under a template). */
+  readonly initial?: JsonObject | undefined;
   /** Choices for reference fields (parent_tmpl, ruleset, sources). */
   readonly refOptions?: Readonly<Record<string, readonly RefOption[]>>;
   /** Send the payload (PATCH or POST); an ApiFailure's field errors are shown on the form. */
@@ -26,53 +36,34 @@ interface Props {
   readonly onCancel?: () => void;
   /** Fields not to show (set by the screen). */
   readonly hidden?: readonly string[];
+  /** Labels to show instead of the declaration's (which are the API's verbose names). */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
-const INHERITABLE_NAMES: readonly string[] = INHERITABLE;
-
-function messagesOf(value: JsonValue | undefined): string[] {
-  if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === 'string' ? [v] : messagesOf(v)));
-  if (typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => messagesOf(v).map((m) => (/^\d+$/.test(k) ? `item ${Number(k) + 1}: ${m}` : m)));
-  return [String(value)];
-}
-
-function itemsOf(value: JsonValue | undefined, flag: string): ItemRow[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((item) =>
-    typeof item === 'object' && item !== null && !Array.isArray(item)
-      ? [{ ...(typeof item.pk === 'number' ? { pk: item.pk } : {}), name: String(item.name ?? ''), flag: item[flag] !== false }]
-      : [],
-  );
-}
-
-function initialValues(resource: Resource, object: JsonObject | undefined): JsonObject {
-  const values: JsonObject = {};
-  for (const [name, field] of Object.entries(resource.fields)) {
-    if (field.readOnly || field.writeOnly) continue;
-    values[name] = object?.[name] ?? field.default ?? (field.kind === 'string' ? '' : null);
-  }
-  return values;
-}
-
-function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
-/** The template an object inherits from, fetched when parent_tmpl names one. */
-function useTemplate(pk: JsonValue | undefined): JsonObject | undefined {
-  const [template, setTemplate] = useState<JsonObject | undefined>();
+/**
+ * The template an object inherits from, fetched when parent_tmpl names one, and again whenever
+ * the object itself is reloaded (the template may have changed too).
+ */
+function useTemplate(pk: JsonValue | undefined, object: JsonObject | undefined): { template: JsonObject | undefined; error: string | undefined } {
+  const [state, setState] = useState<{ pk?: number; template?: JsonObject; error?: string }>({});
   useEffect(() => {
-    setTemplate(undefined);
-    if (typeof pk !== 'number') return;
+    if (typeof pk !== 'number') {
+      setState({});
+      return;
+    }
+    // A reload of the same template keeps showing the values read before until the new ones come.
+    setState((current) => (current.pk === pk ? current : { pk }));
     const controller = new AbortController();
     api
       .get(`/rest/appliances/vendor_probe_template/${pk}/`, undefined, controller.signal)
-      .then(setTemplate)
-      .catch(() => undefined);
+      .then((template) => setState({ pk, template }))
+      .catch((error: unknown) => {
+        if (error instanceof DOMException && error.name === 'AbortError') return;
+        setState({ pk, error: error instanceof Error ? error.message : String(error) });
+      });
     return () => controller.abort();
-  }, [pk]);
-  return template;
+  }, [pk, object]);
+  return typeof pk === 'number' && state.pk === pk ? { template: state.template, error: state.error } : { template: undefined, error: undefined };
 }
 
 function FieldInput({
@@ -93,7 +84,7 @@ function FieldInput({
   invalid: boolean;
 }) {
   const id = `field-${name}`;
-  const common = { id, disabled, 'aria-invalid': invalid, 'aria-describedby': invalid ? `${id}-errors` : undefined };
+  const common = { id, disabled, 'aria-invalid': invalid, 'aria-describedby': invalid ? `${id}-errors` : undefined, 'aria-required': field.required === true ? true : undefined };
   switch (field.kind) {
     case 'boolean':
       return <input type="checkbox" {...common} checked={value === true} onChange={(e) => onChange(e.target.checked)} />;
@@ -118,17 +109,21 @@ function FieldInput({
           ))}
         </select>
       );
-    case 'ref':
+    case 'ref': {
+      const known = (options ?? []).some((o) => o.value === value);
       return (
         <select {...common} value={value === null || value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
           {field.nullable && <option value="">(none)</option>}
+          {/* The current value stays selectable while the choices load, or if it is not among them. */}
+          {!known && typeof value === 'number' && <option value={value}>#{value}</option>}
           {(options ?? []).map((option) => (
-            <option key={option.value} value={option.value}>
+            <option key={option.value} value={option.value} disabled={option.disabled === true && option.value !== value}>
               {option.label}
             </option>
           ))}
         </select>
       );
+    }
     case 'refList': {
       const chosen = new Set(Array.isArray(value) ? value : []);
       return (
@@ -138,6 +133,7 @@ function FieldInput({
               <input
                 type="checkbox"
                 checked={chosen.has(option.value)}
+                disabled={option.disabled === true}
                 onChange={(e) => onChange((options ?? []).filter((o) => (o.value === option.value ? e.target.checked : chosen.has(o.value))).map((o) => o.value))}
               />
               {option.label}
@@ -159,157 +155,248 @@ function FieldInput({
   }
 }
 
-export function ResourceForm({ resource, object, refOptions = {}, onSubmit, submitLabel, onCancel, hidden = [] }: Props) {
+export function ResourceForm({ resource, object, initial, refOptions = {}, onSubmit, submitLabel, onCancel, hidden = [], labels = {} }: Props) {
   const inheriting = 'overriden_fields' in resource.fields;
-  const [values, setValues] = useState<JsonObject>(() => initialValues(resource, object));
+  const [values, setValues] = useState<JsonObject>(() => initialValues(resource, object, initial));
   const [comment, setComment] = useState('');
   const [errors, setErrors] = useState<Record<string, JsonValue>>({});
-  const [failure, setFailure] = useState<string | undefined>();
+  const [failure, setFailure] = useState<readonly string[]>([]);
+  const [notice, setNotice] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  /** Selectors tried in turn after the next render: where the keyboard should go. */
+  const [focusTarget, setFocusTarget] = useState<readonly string[] | undefined>();
+  const form = useRef<HTMLFormElement>(null);
+  // `initial` is read when the form starts and when another object is shown, not on every render.
+  const initialRef = useRef(initial);
+  initialRef.current = initial;
   useEffect(() => {
-    setValues(initialValues(resource, object));
+    setValues(initialValues(resource, object, initialRef.current));
     setErrors({});
-    setFailure(undefined);
+    setFailure([]);
+    setNotice(undefined);
   }, [resource, object]);
 
-  const template = useTemplate(inheriting ? values.parent_tmpl : undefined);
-  const overrides = useMemo(() => (Array.isArray(values.overriden_fields) ? values.overriden_fields.map(String) : []), [values.overriden_fields]);
-  const inherited = (name: string) => inheriting && values.parent_tmpl !== null && values.parent_tmpl !== undefined && INHERITABLE_NAMES.includes(name) && !overrides.includes(name);
+  useEffect(() => {
+    if (!focusTarget || !form.current) return;
+    setFocusTarget(undefined);
+    for (const selector of focusTarget) {
+      const target = form.current.querySelector<HTMLElement>(selector);
+      if (target) {
+        target.focus();
+        return;
+      }
+    }
+  }, [focusTarget]);
+
+  const labelOf = (name: string) => labels[name] ?? resource.fields[name]?.label ?? name;
+  const parent = inheriting ? values.parent_tmpl : undefined;
+  const hasParent = typeof parent === 'number';
+  const { template, error: templateError } = useTemplate(hasParent ? parent : undefined, object);
+  const overrides = useMemo(() => overridesIn(values.overriden_fields), [values.overriden_fields]);
+  const inheritable = (name: string) => inheriting && INHERITABLE_NAMES.includes(name);
+  const inherited = (name: string) => inheritable(name) && hasParent && !overrides.includes(name);
+  // An existing object under the same parent shows its own values (what it and its children
+  // really have); a new object, or a new parent, shows the template's.
+  const ownValuesShown = object !== undefined && object.parent_tmpl === parent;
+  const shownValue = (name: string): JsonValue => {
+    if (inherited(name) && !ownValuesShown && template) return template[name] ?? null;
+    return values[name] ?? null;
+  };
   const set = (name: string, value: JsonValue) => setValues((current) => ({ ...current, [name]: value }));
   const setOverride = (name: string, on: boolean) => {
-    const next = on ? [...overrides, name] : overrides.filter((f) => f !== name);
-    setValues((current) => ({
-      ...current,
-      overriden_fields: next,
-      // Given back to the template: show (and send nothing but) the template's value.
-      ...(on || !template ? {} : { [name]: template[name] ?? null }),
-    }));
+    const field = resource.fields[name];
+    setValues((current) => {
+      const now = overridesIn(current.overriden_fields);
+      const next = on ? [...now.filter((f) => f !== name), name] : now.filter((f) => f !== name);
+      // Overriding starts from the value shown; giving back shows the template's value again.
+      const value = on ? shownValue(name) : template ? (template[name] ?? null) : current[name];
+      return { ...current, overriden_fields: next, [name]: value ?? null };
+    });
+    setFocusTarget(on ? (field?.kind === 'items' ? [`#field-${name} tbody input`, `#field-${name} .items-add`] : [`#field-${name}`]) : [`[data-override="${name}"]`]);
   };
 
-  const payload = (): JsonObject => {
-    const out: JsonObject = {};
-    for (const [name, field] of Object.entries(resource.fields)) {
-      if (field.readOnly || field.writeOnly || hidden.includes(name) || inherited(name)) continue;
-      if (name === 'overriden_fields' && !inheriting) continue;
-      const value = values[name];
-      if (value === undefined) continue;
-      if (object && sameJson(value, object[name])) continue;
-      out[name] = field.kind === 'items' ? itemsPayload(value, (field as ItemsField).flag) : value;
-    }
-    if (inheriting && (!object || !sameJson(values.overriden_fields, object.overriden_fields))) out.overriden_fields = overrides;
-    if (comment.trim()) out.comment = comment.trim();
-    return out;
-  };
+  const changes = formPayload({ resource, values, object, hidden, inherited });
+  const dirty = object !== undefined && Object.keys(changes).length > 0;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setNotice(undefined);
+    if (object && Object.keys(changes).length === 0) {
+      setFailure([]);
+      setErrors({});
+      setNotice('Nothing to save: no field was changed.');
+      return;
+    }
     setBusy(true);
-    setFailure(undefined);
+    setFailure([]);
     try {
-      await onSubmit(payload());
+      await onSubmit({ ...changes, ...(comment.trim() ? { comment: comment.trim() } : {}) });
       setErrors({});
       setComment('');
     } catch (error) {
       if (error instanceof ApiFailure) {
         const fields = error.fieldErrors();
         setErrors(fields);
-        const general = [...messagesOf(fields.non_field_errors), ...messagesOf(fields.detail)];
-        const unplaced = Object.keys(fields).filter((k) => k !== 'non_field_errors' && k !== 'detail' && !(k in resource.fields));
-        setFailure(general.length > 0 || unplaced.length > 0 || Object.keys(fields).length === 0 ? [...general, ...unplaced.map((k) => `${k}: ${messagesOf(fields[k]).join(' ')}`), ...(Object.keys(fields).length === 0 ? [error.message] : [])].join(' ') : 'Some fields need attention.');
+        setFailure(generalMessages(fields, [...shownNames, 'comment'], labelOf, error.message));
+        setFocusTarget(['[aria-invalid="true"]:not(:disabled)', '.notice.error']);
       } else {
-        setFailure(error instanceof Error ? error.message : String(error));
+        setFailure([error instanceof Error ? error.message : String(error)]);
       }
     } finally {
       setBusy(false);
     }
   };
 
-  const fieldRows = Object.entries(resource.fields).filter(
-    ([name, field]) => !field.readOnly && !field.writeOnly && !hidden.includes(name) && field.kind !== 'choiceList',
-  );
+  const fieldRows = Object.entries(resource.fields).filter(([name, field]) => isWritableField(field) && !hidden.includes(name) && field.kind !== 'choiceList');
+  const shownNames = fieldRows.map(([name]) => name);
+
+  const inheritanceControls = (name: string): ReactNode => {
+    if (!inheritable(name) || !hasParent) return null;
+    const label = labelOf(name);
+    const templateName = template ? String(template.name) : 'the template';
+    if (inherited(name)) {
+      return (
+        <span className="inheritance">
+          <span className="badge" title={`The value of ${templateName}`}>
+            inherited
+          </span>
+          <button type="button" className="link" data-override={name} onClick={() => setOverride(name, true)} aria-label={`Override ${label}`}>
+            Override
+          </button>
+        </span>
+      );
+    }
+    return (
+      <span className="inheritance">
+        <span className="badge overridden" title={`Not taken from ${templateName}`}>
+          overridden
+        </span>
+        <button type="button" className="link" data-override={name} onClick={() => setOverride(name, false)} aria-label={`Use the template's ${label}`}>
+          Use template value
+        </button>
+      </span>
+    );
+  };
+
+  /**
+   * An inherited value that is not the template's: rule 5's exception (a template used by probes
+   * keeps its protocols when its parent's change), or the template changed since the form loaded.
+   */
+  const differenceNote = (name: string): ReactNode => {
+    if (!inherited(name) || !ownValuesShown || !template || comparable(values[name]) === comparable(template[name])) return null;
+    const why = name === 'protocols' ? 'its changes are not handed down to a template used by probes.' : 'reload to see the current values.';
+    return (
+      <span className="inherit-note">
+        Differs from {String(template.name)}: {why}
+      </span>
+    );
+  };
+
+  const renderField = ([name, field]: [string, Field]) => {
+    const isInherited = inherited(name);
+    const fieldErrors = errors[name];
+    const label = labelOf(name);
+    if (field.kind === 'items') {
+      return (
+        <div key={name} className={`field field-items${isInherited ? ' is-inherited' : ''}`}>
+          <ItemsTable
+            id={`field-${name}`}
+            label={label}
+            flagLabel={field.flagLabel}
+            rows={itemsOf(shownValue(name), field.flag)}
+            disabled={isInherited || busy}
+            readOnly={isInherited}
+            nameMaxLength={field.nameMaxLength}
+            onChange={(rows) => set(name, rows.map((r) => ({ ...(r.pk === undefined ? {} : { pk: r.pk }), name: r.name, [field.flag]: r.flag })))}
+            errors={fieldErrors}
+            legendExtra={inheritanceControls(name)}
+          />
+          {differenceNote(name)}
+        </div>
+      );
+    }
+    const messages = messagesOf(fieldErrors);
+    return (
+      <div
+        key={name}
+        className={`field field-${field.kind}${isInherited ? ' is-inherited' : ''}${field.required ? ' required' : ''}${inheritable(name) && hasParent ? ' has-controls' : ''}`}
+      >
+        {/* The label is the field's name alone (tests and screen readers find it so); the input says it is required. */}
+        <label htmlFor={`field-${name}`}>{label}</label>
+        <FieldInput
+          name={name}
+          field={field}
+          value={shownValue(name)}
+          disabled={isInherited || busy}
+          onChange={(value) => set(name, value)}
+          options={refOptions[name]}
+          invalid={messages.length > 0}
+        />
+        {inheritanceControls(name)}
+        {differenceNote(name)}
+        {messages.length > 0 && (
+          <span className="field-error" id={`field-${name}-errors`}>
+            {messages.join(' ')}
+          </span>
+        )}
+      </div>
+    );
+  };
+
+  const inGroup = (name: string) => inheriting && (name === 'parent_tmpl' || INHERITABLE_NAMES.includes(name));
+  const own = fieldRows.filter(([name]) => !inGroup(name));
+  const grouped = fieldRows.filter(([name]) => inGroup(name));
 
   return (
-    <form className="resource-form" onSubmit={(e) => void submit(e)} aria-label={`${resource.title} form`} noValidate>
-      {failure && (
-        <p className="notice error" role="alert">
-          {failure}
-        </p>
+    <form ref={form} className="resource-form" onSubmit={(e) => void submit(e)} aria-label={`${resource.title} form`} noValidate>
+      {failure.length > 0 && (
+        <div className="notice error" role="alert" tabIndex={-1}>
+          {failure.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+        </div>
       )}
-      {fieldRows.map(([name, field]) => {
-        const isInherited = inherited(name);
-        const fieldErrors = errors[name];
-        const messages = field.kind === 'items' ? [] : messagesOf(fieldErrors);
-        const shownValue = isInherited && template ? (template[name] ?? null) : (values[name] ?? null);
-        const controls = inheriting && INHERITABLE_NAMES.includes(name) && values.parent_tmpl !== null && values.parent_tmpl !== undefined && (
-          <span className="inheritance">
-            {isInherited ? (
-              <>
-                <span className="badge">inherited from {template ? String(template.name) : 'the template'}</span>
-                <button type="button" className="link" onClick={() => setOverride(name, true)} aria-label={`Override ${field.label}`}>
-                  Override
-                </button>
-              </>
-            ) : (
-              <>
-                <span className="badge overridden">overridden</span>
-                <button type="button" className="link" onClick={() => setOverride(name, false)} aria-label={`Use the template's ${field.label}`}>
-                  Use template value
-                </button>
-              </>
-            )}
-          </span>
-        );
-        if (field.kind === 'items') {
-          return (
-            <div key={name} className="field field-items">
-              {controls}
-              <ItemsTable
-                id={`field-${name}`}
-                label={field.label}
-                flagLabel={field.flagLabel}
-                rows={itemsOf(shownValue, field.flag)}
-                disabled={isInherited || busy}
-                onChange={(rows) => set(name, rows.map((r) => ({ ...(r.pk === undefined ? {} : { pk: r.pk }), name: r.name, [field.flag]: r.flag })))}
-                errors={fieldErrors}
-              />
-            </div>
-          );
-        }
-        return (
-          <div key={name} className={`field field-${field.kind}`}>
-            <label htmlFor={`field-${name}`}>
-              {field.label}
-              {field.required && <span aria-hidden="true"> *</span>}
-            </label>
-            <FieldInput
-              name={name}
-              field={field}
-              value={shownValue}
-              disabled={isInherited || busy}
-              onChange={(value) => set(name, value)}
-              options={refOptions[name]}
-              invalid={messages.length > 0}
-            />
-            {controls}
-            {messages.length > 0 && (
-              <span className="field-error" id={`field-${name}-errors`}>
-                {messages.join(' ')}
-              </span>
-            )}
-          </div>
-        );
-      })}
+      {own.map(renderField)}
+      {grouped.length > 0 && (
+        <fieldset className={`form-section${hasParent ? ' has-parent' : ''}`}>
+          <legend>{hasParent ? `Template and parameters (inherited unless overridden)` : 'Template and parameters'}</legend>
+          {hasParent && templateError && (
+            <p className="notice error" role="alert">
+              The template could not be read: {templateError}
+            </p>
+          )}
+          {grouped.map(renderField)}
+        </fieldset>
+      )}
       {'comment' in resource.fields && (
         <div className="field field-comment">
           <label htmlFor={`comment-${resource.name}`}>Comment for the history (optional)</label>
-          <textarea id={`comment-${resource.name}`} value={comment} rows={2} onChange={(e) => setComment(e.target.value)} />
+          <textarea id={`comment-${resource.name}`} value={comment} rows={2} onChange={(e) => setComment(e.target.value)} aria-invalid={messagesOf(errors.comment).length > 0} />
           {messagesOf(errors.comment).length > 0 && <span className="field-error">{messagesOf(errors.comment).join(' ')}</span>}
         </div>
+      )}
+      {notice && (
+        <p className="notice info" role="status">
+          {notice}
+        </p>
       )}
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Saving…' : submitLabel}
         </button>
+        {dirty && (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              setValues(initialValues(resource, object, initialRef.current));
+              setErrors({});
+              setFailure([]);
+            }}
+          >
+            Discard changes
+          </button>
+        )}
         {onCancel && (
           <button type="button" onClick={onCancel} disabled={busy}>
             Cancel
@@ -318,9 +405,4 @@ export function ResourceForm({ resource, object, refOptions = {}, onSubmit, subm
       </div>
     </form>
   );
-}
-
-function itemsPayload(value: JsonValue, flag: string): JsonValue {
-  if (!Array.isArray(value)) return value;
-  return value.map((item) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? { name: item.name ?? '', [flag]: item[flag] !== false } : item));
 }

@@ -1,0 +1,140 @@
+/**
+ * The desktop app's server process (bundled as dist/electron/server.cjs, run by the main process
+ * in an Electron utility process): the same server as `outpost serve` — the workspaces of the
+ * user-data folder, the API, `/app/` and the renderer's files — on 127.0.0.1 and a free port.
+ * It tells its parent where it listens and with which token, and stops when told to.
+ *
+ * Plain Node: the message port is a parameter, Electron's `process.parentPort` in the app, a
+ * Node IPC channel when forked by Node (tests), or any fake.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { instanceFor, VERSION } from './cli/context';
+import { createAppHandler } from './server/app/appHandler';
+import { listen, type RunningServer } from './server/http/nodeAdapter';
+import { DatabaseTooNewError } from './server/store/database';
+import { DataFolderError } from './workspaces/dataFolder';
+import { WorkspaceError, WorkspaceHost } from './workspaces/host';
+import { parseSupervisorMessage, type ServerMessage } from './main/serverMessages';
+
+/** The parent's end as this process sees it (Electron's ParentPort has this shape). */
+export interface ParentPortLike {
+  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
+  postMessage(message: ServerMessage): void;
+}
+
+export interface ServerProcessOptions {
+  readonly dataDir: string;
+  /** The renderer's build folder, served at `/` as by `outpost serve`. */
+  readonly rendererDir?: string;
+  /** better-sqlite3 built for Electron (under Electron); Node's own build otherwise. */
+  readonly nativeBinding?: string;
+}
+
+export interface ServerProcessRun extends ServerProcessOptions {
+  readonly port: ParentPortLike;
+  /** Called once the server has stopped (the process exits with this code). */
+  readonly exit: (code: number) => void;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningServerProcess {
+  readonly server: RunningServer;
+  readonly host: WorkspaceHost;
+  /** Close the server and the workspace, then exit(0); the stop message does the same. */
+  stop(): Promise<void>;
+}
+
+/** Errors that starting again cannot cure: the user (or an upgrade) must act. */
+export function isPermanentFailure(error: unknown): boolean {
+  if (error instanceof DataFolderError || error instanceof DatabaseTooNewError || error instanceof WorkspaceError) return true;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  // A native module built for another runtime, or missing: rebuilding is the cure, not retrying.
+  return code === 'ERR_DLOPEN_FAILED' || (typeof message === 'string' && /NODE_MODULE_VERSION|better_sqlite3\.node/.test(message));
+}
+
+export async function runServerProcess(run: ServerProcessRun): Promise<RunningServerProcess | undefined> {
+  const log = run.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  let host: WorkspaceHost | undefined;
+  try {
+    host = new WorkspaceHost({
+      dataDir: run.dataDir,
+      instance: instanceFor('127.0.0.1'),
+      ...(run.nativeBinding ? { nativeBinding: run.nativeBinding } : {}),
+    });
+    const handler = createAppHandler({ host, version: VERSION, ...(run.rendererDir ? { rendererDir: run.rendererDir } : {}) });
+    const server = await listen(handler, { host: '127.0.0.1', port: 0 }, log);
+    const opened = host;
+    let stopping: Promise<void> | undefined;
+    const stop = (): Promise<void> =>
+      (stopping ??= (async () => {
+        await server.close();
+        opened.close();
+        run.exit(0);
+      })());
+    run.port.on('message', (event) => {
+      if (parseSupervisorMessage(event.data)?.type === 'stop') void stop();
+    });
+    opened.onTokenChange((token) => run.port.postMessage({ type: 'token', token }));
+    run.port.postMessage({ type: 'ready', port: server.port, token: opened.token });
+    return { server, host: opened, stop };
+  } catch (error) {
+    host?.close();
+    const message = error instanceof Error ? error.message : String(error);
+    log(`the server could not start: ${message}`);
+    run.port.postMessage({ type: 'failed', message, permanent: isPermanentFailure(error) });
+    run.exit(1);
+    return undefined;
+  }
+}
+
+/** Options from the command line the main process gives the utility process. */
+export function parseServerProcessArgs(args: readonly string[]): ServerProcessOptions {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { data: { type: 'string' }, renderer: { type: 'string' }, 'native-binding': { type: 'string' } },
+    strict: true,
+  });
+  if (!values.data) throw new Error('--data is required');
+  const rendererDir = values.renderer && fs.existsSync(path.join(values.renderer, 'index.html')) ? values.renderer : undefined;
+  return {
+    dataDir: values.data,
+    ...(rendererDir ? { rendererDir } : {}),
+    ...(values['native-binding'] ? { nativeBinding: values['native-binding'] } : {}),
+  };
+}
+
+/** The port this process was given: Electron's parentPort, else a Node IPC channel (fork). */
+export function processParentPort(proc: NodeJS.Process = process): ParentPortLike | undefined {
+  const electronPort = (proc as { parentPort?: ParentPortLike }).parentPort;
+  if (electronPort) return electronPort;
+  const send = proc.send?.bind(proc);
+  if (!send) return undefined;
+  return {
+    on: (_event, listener) => proc.on('message', (data: unknown) => listener({ data })),
+    postMessage: (message) => void send(message),
+  };
+}
+
+function main(): void {
+  const port = processParentPort();
+  if (!port) {
+    process.stderr.write("this is the Outpost app's server process; run `outpost serve` to serve without the app\n");
+    process.exit(2);
+  }
+  let options: ServerProcessOptions;
+  try {
+    options = parseServerProcessArgs(process.argv.slice(2));
+  } catch (error) {
+    port.postMessage({ type: 'failed', message: (error as Error).message, permanent: true });
+    process.exit(2);
+  }
+  // Node IPC keeps a forked process alive; exit explicitly once stopped.
+  void runServerProcess({ ...options, port, exit: (code) => process.exit(code) });
+}
+
+// Started as a program, not imported (tests import runServerProcess): in a utility process Electron
+// imports the entry through the ESM loader, so `require.main` is not this module there; its
+// parentPort says it. Forked or run by Node, this module is the main one.
+if ((process as { parentPort?: unknown }).parentPort !== undefined || require.main === module) main();
