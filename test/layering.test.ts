@@ -35,8 +35,8 @@ describe('layering', () => {
     }
   });
 
-  test('the embedded server, the CLI and the workspaces never import electron', () => {
-    for (const dir of ['electron/server', 'electron/cli', 'electron/workspaces']) {
+  test('the embedded server, the CLI, the workspaces and the sync engine never import electron', () => {
+    for (const dir of ['electron/server', 'electron/cli', 'electron/workspaces', 'electron/remote']) {
       for (const file of sources(dir)) {
         for (const target of importsOf(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^electron(\/|$)/);
       }

@@ -2,6 +2,8 @@
 import { DatabaseTooNewError } from '../server/store/database';
 import { DataFolderError } from '../workspaces/dataFolder';
 import { importCommand } from './imports';
+import { remoteCommand, workspaceCommand } from './remotes';
+import { conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
 import { serve } from './serve';
 import { USAGE, UsageError } from './usage';
 
@@ -29,6 +31,18 @@ async function run(argv: readonly string[]): Promise<number> {
       return importCommand('hosts', args, out);
     case 'import-threats':
       return importCommand('threats', args, out);
+    case 'remote':
+      return remoteCommand(args, out);
+    case 'workspace':
+      return workspaceCommand(args, out);
+    case 'sync':
+      return syncCommand(args, out);
+    case 'conflicts':
+      return conflictsCommand(args, out);
+    case 'resolve':
+      return resolveCommand(args, out);
+    case 'outbox':
+      return outboxCommand(args, out);
     case undefined:
     case 'help':
     case '--help':

@@ -45,6 +45,7 @@ export async function serve(args: readonly string[], out: (line: string) => void
     instance: instanceFor(values.host),
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     ...(adminToken === undefined ? {} : { adminToken }),
+    sync: { auto: true },
   });
   try {
     let tls: TlsMaterial | undefined;
@@ -55,15 +56,17 @@ export async function serve(args: readonly string[], out: (line: string) => void
     const server = await listen(handler, { host: values.host, port, ...(tls ? { tls } : {}) }, (line) => process.stderr.write(line + '\n'));
     out(`data: ${host.dataDir}`);
     out(`workspace: ${host.name}`);
+    const session = host.session();
+    if (session) out(`central server: ${'problem' in session ? session.problem : `${session.config.name} (${session.config.url}), synced automatically`}`);
     out(`token: ${host.token}`);
     out(`listening on ${server.url}`);
     out(rendererDir ? `web UI: ${server.url}/ (sign in with the token)` : 'web UI: not built (npm run build:renderer); the API is served');
     return async () => {
       await server.close();
-      host.close();
+      await host.close();
     };
   } catch (error) {
-    host.close();
+    await host.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new Error(`port ${port} on ${values.host} is already in use (try --port 0 for a free one)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new Error(`cannot listen on ${values.host}: no such local address`);

@@ -7,6 +7,22 @@ Commands:
   import-hosts F   import a JSON array of host identities ({"ip", "hits"?, "host_id"})
   import-threats F import a JSON array of threats (the API's threat objects)
 
+  remote add NAME URL --token T [--insecure | --pin SHA256]
+                   a central server (its token kept in a 0600 file; --token-file F reads it)
+  remote list | set-token NAME --token T | remove NAME
+  workspace create NAME [--remote NAME]
+                   a new workspace, standalone or bound to a central server
+  workspace list
+  sync [--json] [--allow-mass-delete] [--page-size N]
+                   push the outbox, then pull the central server; exit 0 done,
+                   2 conflicts or refused changes wait, 1 error
+  conflicts [--json]
+                   the fields changed both here and on the central server
+  resolve PK FIELD --mine | --theirs [--resource NAME]
+                   keep the local value, or take the central server's
+  outbox [--json] | outbox retry ENTRY | outbox discard ENTRY
+                   local changes not yet pushed, refused ones retried or given up
+
 Every command takes --data DIR (default: the platform's Outpost folder, or $OUTPOST_DATA)
 and --workspace NAME (default: the last one used, or "default").
 `;

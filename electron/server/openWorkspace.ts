@@ -5,7 +5,8 @@
  */
 import { createApi, type Api } from './api';
 import { Services, type Instance } from './services';
-import { openDatabase, type OpenOptions } from './store/database';
+import { OutboxRecorder } from '../remote/outbox';
+import { openDatabase, type Db, type OpenOptions } from './store/database';
 
 export interface OpenedWorkspace {
   readonly services: Services;
@@ -21,11 +22,18 @@ export interface OpenWorkspaceOptions extends OpenOptions {
   readonly adminToken?: string;
 }
 
+/** The name of the central server a workspace is bound to, if any (app.md §2). */
+export function boundRemote(db: Db): string | undefined {
+  return (db.prepare("SELECT value FROM sync_meta WHERE key = 'remote'").pluck().get() as string | undefined) ?? undefined;
+}
+
 export function openWorkspace(options: OpenWorkspaceOptions): OpenedWorkspace {
   const db = openDatabase(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  const services = new Services(db, options.instance);
+  const bound = boundRemote(db) !== undefined;
+  const services = new Services(db, options.instance, bound ? (store) => new OutboxRecorder(store) : undefined);
   try {
-    services.ensureInstanceDevice();
+    // In a bound workspace, vendor_device pk 1 is the central server, as mirrored.
+    if (!bound) services.ensureInstanceDevice();
     const { token } = services.users.ensureAdmin(options.adminToken);
     return { services, api: createApi(services), adminToken: token, close: () => services.close() };
   } catch (error) {

@@ -16,6 +16,7 @@ import {
   vendorProbe,
   vendorProbeTemplate,
 } from '../../shared/resources';
+import type { ChangeRecorder } from './changeRecorder';
 import type { Db } from './store/database';
 import { History } from './store/history';
 import { Store } from './store/store';
@@ -58,13 +59,19 @@ export class Services {
   readonly tables: Tables;
   readonly users: Users;
   readonly history: History;
+  readonly recorder: ChangeRecorder | undefined;
   private readonly byResource: ReadonlyMap<string, Table>;
 
   constructor(
     db: Db,
     readonly instance: Instance,
+    /** Given when the workspace is bound to a central server: the outbox's recorder. */
+    recorderOf?: (store: Store) => ChangeRecorder,
   ) {
     this.store = new Store(db);
+    this.recorder = recorderOf?.(this.store);
+    const recorder = this.recorder;
+    if (recorder) this.store.localPk = () => recorder.newPk();
     this.tables = tablesOf(this.store);
     this.users = new Users(this.store);
     this.byResource = new Map(Object.values(this.tables).map((table) => [table.resource.name, table]));

@@ -9,6 +9,9 @@ import { newTokenKey } from '../server/store/users';
 import { openDatabase, type OpenOptions } from '../server/store/database';
 import { openWorkspace, type OpenedWorkspace } from '../server/openWorkspace';
 import type { Instance } from '../server/services';
+import { fileSecrets, Remotes, type SecretStore } from '../remote/remotes';
+import { RemoteSession, type SessionOptions } from '../remote/session';
+import { boundRemote } from '../server/openWorkspace';
 import { checkBundle, exportBundle, importBundle, type WorkspaceBundle } from './bundle';
 import {
   DEFAULT_WORKSPACE,
@@ -44,26 +47,68 @@ export interface WorkspaceHostOptions extends OpenOptions {
   readonly workspace?: string;
   /** The local token to use from now on (else the one kept in the settings, else a new one). */
   readonly adminToken?: string;
+  /** Where remote tokens are kept (Electron: safeStorage via the main process); a 0600 file by default. */
+  readonly secrets?: SecretStore;
+  /** How a bound workspace syncs while open; without `auto`, only when asked. */
+  readonly sync?: SessionOptions;
+}
+
+/** A bound workspace whose remote is not configured in this data folder (e.g. an imported one). */
+export interface UnlinkedRemote {
+  readonly name: string;
+  readonly problem: string;
 }
 
 const SIDE_FILES = ['', '-wal', '-shm'];
 
 export class WorkspaceHost {
   readonly dataDir: string;
+  readonly remotes: Remotes;
   private localToken: string;
   private opened: OpenedWorkspace;
+  private remoteSession: RemoteSession | UnlinkedRemote | undefined;
   private currentName: string;
   private readonly listeners = new Set<(name: string) => void>();
   private readonly tokenListeners = new Set<(token: string) => void>();
 
   constructor(private readonly options: WorkspaceHostOptions) {
     this.dataDir = prepareDataDir(options.dataDir);
+    this.remotes = new Remotes(this.dataDir, options.secrets ?? fileSecrets(this.dataDir));
     const settings = readSettings(this.dataDir);
     this.localToken = options.adminToken ?? (typeof settings.localToken === 'string' ? settings.localToken : newTokenKey());
     const name = checkWorkspaceName(options.workspace ?? (typeof settings.lastWorkspace === 'string' ? settings.lastWorkspace : DEFAULT_WORKSPACE));
     this.opened = this.open(name);
     this.currentName = name;
+    this.remoteSession = this.link(this.opened);
     this.remember({ localToken: this.token, lastWorkspace: name });
+  }
+
+  /** The link of an opened bound workspace to its central server (undefined: standalone). */
+  private link(opened: OpenedWorkspace): RemoteSession | UnlinkedRemote | undefined {
+    const name = boundRemote(opened.services.store.db);
+    if (name === undefined) return undefined;
+    const config = this.remotes.get(name);
+    if (!config) return { name, problem: `the remote "${name}" is not configured in this data folder; add it (outpost remote add ${name} URL --token T)` };
+    return new RemoteSession(opened.services, config, () => this.remotes.token(name) ?? '', this.options.sync ?? {});
+  }
+
+  /** The current workspace's remote session; undefined when standalone. */
+  session(): RemoteSession | UnlinkedRemote | undefined {
+    return this.remoteSession;
+  }
+
+  /** A remote's token was replaced: the session using it tries again. */
+  remoteTokenChanged(name: string): void {
+    const session = this.remoteSession;
+    if (session instanceof RemoteSession && session.config.name === name) session.tokenChanged();
+  }
+
+  /** Close a workspace once its sync (if any) has stopped at a safe point. */
+  private retire(opened: OpenedWorkspace, session: RemoteSession | UnlinkedRemote | undefined): Promise<void> {
+    if (session instanceof RemoteSession && session.engine.syncing) return session.close().finally(() => opened.close());
+    const closing = session instanceof RemoteSession ? session.close() : Promise.resolve();
+    opened.close();
+    return closing.catch(() => undefined);
   }
 
   private remember(changes: Record<string, unknown>): void {
@@ -148,10 +193,20 @@ export class WorkspaceHost {
     }));
   }
 
-  /** A new empty workspace (not switched to). */
-  create(name: string): void {
+  /** A new empty workspace (not switched to); bound to a configured remote if one is named. */
+  create(name: string, options: { remote?: string } = {}): void {
     const checked = this.checked(name);
     if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
+    const remote = options.remote === undefined ? undefined : this.remotes.get(options.remote);
+    if (options.remote !== undefined && !remote) throw new WorkspaceError(`there is no remote "${options.remote}"; add it first`, 404);
+    const db = openDatabase(workspaceFile(this.dataDir, checked), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+    try {
+      if (remote) {
+        db.prepare("INSERT INTO sync_meta (key, value) VALUES ('remote', ?), ('remote_url', ?)").run(remote.name, remote.url);
+      }
+    } finally {
+      db.close();
+    }
     this.open(checked).close();
   }
 
@@ -159,9 +214,10 @@ export class WorkspaceHost {
     const checked = this.known(name);
     if (checked === this.currentName) return;
     const next = this.open(checked);
-    this.opened.close();
+    void this.retire(this.opened, this.remoteSession);
     this.opened = next;
     this.currentName = checked;
+    this.remoteSession = this.link(next);
     this.remember({ lastWorkspace: checked });
     for (const listener of this.listeners) listener(checked);
   }
@@ -172,13 +228,17 @@ export class WorkspaceHost {
     if (source === target) return;
     if (this.exists(target)) throw new WorkspaceError(`a workspace named "${target}" exists already`, 409);
     const wasCurrent = source === this.currentName;
-    if (wasCurrent) this.opened.close();
+    if (wasCurrent && this.remoteSession instanceof RemoteSession && this.remoteSession.engine.syncing) {
+      throw new WorkspaceError(`"${source}" is syncing; rename it when the sync is done`, 409);
+    }
+    if (wasCurrent) void this.retire(this.opened, this.remoteSession);
     for (const suffix of SIDE_FILES) {
       const file = workspaceFile(this.dataDir, source) + suffix;
       if (fs.existsSync(file)) fs.renameSync(file, workspaceFile(this.dataDir, target) + suffix);
     }
     if (wasCurrent) {
       this.opened = this.open(target);
+      this.remoteSession = this.link(this.opened);
       this.currentName = target;
       this.remember({ lastWorkspace: target });
       for (const listener of this.listeners) listener(target);
@@ -221,7 +281,8 @@ export class WorkspaceHost {
     this.open(checked).close();
   }
 
-  close(): void {
-    this.opened.close();
+  /** Close the current workspace (after its sync, if one runs, has stopped at a safe point). */
+  close(): Promise<void> {
+    return this.retire(this.opened, this.remoteSession);
   }
 }

@@ -74,7 +74,7 @@ export async function startAppServer(options: { rendererDir?: string; dir?: stri
     api: new Client(server.url, ADMIN_TOKEN),
     close: async () => {
       await server.close();
-      host.close();
+      await host.close();
       if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,8 @@ import { parseQuery, queryGet } from '../../../shared/api/queryString';
 import type { WorkspaceHost } from '../../workspaces/host';
 import type { ApiHandler } from '../http/nodeAdapter';
 import { jsonResponse, SECURITY_HEADERS } from '../routing/router';
+import { proxy, PROXY_PREFIX } from '../../remote/proxy';
+import { RemoteSession } from '../../remote/session';
 import { appRoutes, type AppInfo } from './appRoutes';
 import { staticFiles } from './staticFiles';
 
@@ -23,6 +25,10 @@ export function createAppHandler({ host, rendererDir, ...info }: AppHandlerOptio
   return (req) => {
     const own = app(req);
     if (own) return own;
+    if (req.path === PROXY_PREFIX || req.path.startsWith(`${PROXY_PREFIX}/`)) {
+      const session = host.session();
+      return proxy(req, { services: host.current().services, session: session instanceof RemoteSession ? session : undefined });
+    }
     // With the app at hand, the web link opens the app's own host view.
     if (files && req.path.replace(/\/$/, '') === '/rules/hunt' && (req.method === 'GET' || req.method === 'HEAD')) {
       const ip = queryGet(parseQuery(req.rawQuery), 'ip') ?? '';

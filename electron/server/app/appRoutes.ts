@@ -17,6 +17,7 @@ import { authenticate, CSRF_COOKIE, isSafeMethod, parseCookies, SESSION_COOKIE }
 import { jsonResponse } from '../routing/router';
 import { isManager, type UserRecord } from '../store/users';
 import { setCookie, setCookieHeaders } from '../views/login';
+import { centralLink, syncRoutes, syncSummary } from './syncRoutes';
 
 export interface AppInfo {
   readonly version: string;
@@ -43,7 +44,8 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
   const status = (user: UserRecord): JsonObject => ({
     version: info.version,
     workspace: host.name,
-    mode: 'standalone',
+    mode: host.session() === undefined ? 'standalone' : 'bound',
+    sync: syncSummary(host),
     user: { pk: user.pk, username: user.username, role: user.role },
   });
 
@@ -66,15 +68,21 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     if (first === 'status' && call.segments.length === 1 && method === 'GET') return ok(status(call.user));
     if (first === 'central-link' && call.segments.length === 1 && method === 'GET') {
       // The central server's host view of an address; a standalone workspace has no central server.
-      return ok({ url: null });
+      return ok(centralLink(host, queryGet(parseQuery(call.req.rawQuery), 'ip')));
     }
+    const query = parseQuery(call.req.rawQuery);
+    const synced = syncRoutes(host, { method, segments: call.segments, user: call.user, body: call.body, query: (name) => queryGet(query, name) });
+    if (synced) return synced;
     if (first !== 'workspaces') throw ApiError.detail(404, MESSAGES.notFound);
     if (call.segments.length === 1) {
       if (method === 'GET') return ok({ current: host.name, workspaces: host.list().map((w) => ({ ...w })) });
       if (method === 'POST') {
-        const name = nameIn(call.body());
-        host.create(name);
-        return { status: 201, body: { name } };
+        const body = call.body();
+        const name = nameIn(body);
+        const remote = body.remote;
+        if (remote !== undefined && remote !== null && typeof remote !== 'string') throw ApiError.validation({ remote: [MESSAGES.notAString] });
+        host.create(name, typeof remote === 'string' && remote !== '' ? { remote } : {});
+        return { status: 201, body: { name, remote: typeof remote === 'string' && remote !== '' ? remote : null } };
       }
     }
     if (second === 'import' && call.segments.length === 2 && method === 'POST') {

@@ -37,7 +37,10 @@ export interface ModelHooks {
  */
 export function lookupPk(id: string): number {
   const pk = pythonInt(id);
-  if (pk === undefined || pk < 1n || pk > BigInt(Number.MAX_SAFE_INTEGER)) throw ApiError.detail(404, MESSAGES.notFound);
+  // Negative pks name objects created in a bound workspace and not yet on the central server.
+  if (pk === undefined || pk === 0n || pk > BigInt(Number.MAX_SAFE_INTEGER) || pk < -BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw ApiError.detail(404, MESSAGES.notFound);
+  }
   return Number(pk);
 }
 
@@ -95,12 +98,15 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
 
   const writer = objectWriter(resource, table.columns);
 
-  /** Each object's JSON (those that exist), in the order asked; rendered once per change. */
-  const show = (ctx: RequestContext, pks: readonly number[]): RenderedJson[] => {
+  /**
+   * Each object's JSON (those that exist), in the order asked; rendered once per change. Inside
+   * a write, `fresh` renders what the transaction sees, bypassing the cache.
+   */
+  const show = (ctx: RequestContext, pks: readonly number[], fresh = false): RenderedJson[] => {
     const texts = new Map<number, RenderedJson>();
     const misses: number[] = [];
     for (const pk of pks) {
-      const text = table.rendered.get(pk);
+      const text = fresh ? undefined : table.rendered.get(pk);
       if (text === undefined) misses.push(pk);
       else texts.set(pk, text);
     }
@@ -110,7 +116,7 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
       for (const [pk, row] of rows) {
         const text = RenderedJson.of(writer(row, pk, fragments));
         texts.set(pk, text);
-        table.rendered.set(pk, text);
+        if (!fresh) table.rendered.set(pk, text);
       }
     }
     return pks.flatMap((pk) => texts.get(pk) ?? []);
@@ -143,6 +149,22 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
 
   const display = (values: JsonObject): JsonValue => values[resource.display] ?? null;
 
+  /** The object as the API shows it, as the current transaction sees it (for the outbox). */
+  const current = (ctx: RequestContext, pk: number): JsonObject => {
+    const [json] = show(ctx, [pk], true);
+    return json ? (JSON.parse(json.text) as JsonObject) : {};
+  };
+
+  /** The writable fields the request itself gave (not the defaults a create fills in). */
+  const given = (ctx: RequestContext): string[] => {
+    const body = ctx.body();
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
+    return Object.keys(body).filter((name) => {
+      const field = resource.fields[name];
+      return field !== undefined && !field.readOnly && !field.writeOnly;
+    });
+  };
+
   const list: Handler = (ctx) => {
     const page = table.pkPage(parseListQuery(resource, ctx.query));
     return ok(paginatedRendered(ctx, page, show(ctx, page.pks)));
@@ -155,6 +177,11 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
       const write = validate(ctx, 'create');
       const newPk = hooks.insert ? hooks.insert(ctx, write) : insertWithTimes(ctx, table, write.values);
       logWrite(ctx, table, 'create', newPk, display(table.toJson(fetch(newPk))), write.comment);
+      const recorder = ctx.services.recorder;
+      if (recorder) {
+        const after = current(ctx, newPk);
+        recorder.created(resource.name, newPk, Object.fromEntries(given(ctx).map((f) => [f, after[f] ?? null])), write.comment);
+      }
       return newPk;
     });
     return created(detail(ctx, pk));
@@ -167,9 +194,12 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
       ctx.services.store.write(() => {
         const existing = fetch(pk);
         const write = validate(ctx, partial ? 'partial' : 'update', existing);
+        const recorder = ctx.services.recorder;
+        const before = recorder ? current(ctx, pk) : undefined;
         if (hooks.change) hooks.change(ctx, pk, write, existing);
         else updateWithTimes(ctx, table, pk, write.values);
         logWrite(ctx, table, 'edit', pk, display(table.toJson(fetch(pk))), write.comment);
+        if (recorder && before) recorder.updated(resource.name, pk, before, current(ctx, pk), given(ctx), write.comment);
       });
       return ok(detail(ctx, pk));
     };
@@ -181,6 +211,7 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
       const comment = validateComment(ctx.body());
       hooks.checkDelete?.(ctx, pk, row);
       logWrite(ctx, table, 'delete', pk, display(table.toJson(row)), comment);
+      ctx.services.recorder?.deleted(resource.name, pk, current(ctx, pk), comment);
       if (hooks.remove) hooks.remove(ctx, pk, row);
       else table.delete(pk);
     });

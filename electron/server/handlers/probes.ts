@@ -156,8 +156,8 @@ export function vendorProbeEndpoint(services: Services, owners: Owners): Endpoin
         const pk = hooks.insert!(ctx, write);
         const device = deviceOf(services, pk);
         store
-          .prepare("INSERT INTO vendor_device (kind, name, address, probe, version) VALUES ('probe', ?, ?, ?, ?)")
-          .run(device.name, device.address, pk, device.version);
+          .prepare("INSERT INTO vendor_device (pk, kind, name, address, probe, version) VALUES (?, 'probe', ?, ?, ?, ?)")
+          .run(store.localPk?.() ?? null, device.name, device.address, pk, device.version);
         return pk;
       },
       change: (ctx, pk, write, existing) => {
@@ -208,10 +208,18 @@ export function networkInterfaceEndpoint(services: Services, owners: Owners): En
           owner: { type: ref.kind === 'template' ? 'vendor_probe_template' : 'vendor_probe', pk: ref.pk, value: owner.name },
         },
       });
+      const itemsOfOwner = () => owners.items('interfaces', ref).map((i) => ({ name: i.name, active: i.flag }));
+      const before = itemsOfOwner();
       table.delete(pk);
       const ownerTable = ref.kind === 'template' ? services.tables.template : services.tables.vendorProbe;
       updateWithTimes(ctx, ownerTable, ref.pk, {});
       if (ref.kind === 'template') owners.propagate(ref.pk, ['interfaces']);
+      const recorder = services.recorder;
+      if (recorder) {
+        // An interface the central server knows is deleted there; one made here changes its owner's list.
+        if (pk > 0) recorder.deleted('network_interface', pk, table.toJson(row), comment);
+        else recorder.updated(ownerTable.resource.name, ref.pk, { interfaces: before }, { interfaces: itemsOfOwner() }, ['interfaces'], comment);
+      }
     });
     return noContent();
   };

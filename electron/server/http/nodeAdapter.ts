@@ -40,11 +40,19 @@ function headersOf(req: http.IncomingMessage): Record<string, string> {
   return out;
 }
 
-function send(res: http.ServerResponse, response: ApiResponse): void {
+async function send(res: http.ServerResponse, response: ApiResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers)) headers[name] = typeof value === 'string' ? value : [...value];
   if (response.body !== null) headers['Content-Length'] = String(bodyLength(response));
   res.writeHead(response.status, headers);
+  if (response.stream) {
+    // A streamed answer (the proxy): written as it arrives, with the socket's backpressure.
+    for await (const chunk of response.stream) {
+      if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve));
+    }
+    res.end();
+    return;
+  }
   res.end(response.body ?? undefined);
 }
 
@@ -78,13 +86,13 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
   const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
       if (!hostAllowed(req.headers.host, allowed)) {
-        send(res, jsonResponse(400, { detail: MESSAGES.invalidHost }));
+        await send(res, jsonResponse(400, { detail: MESSAGES.invalidHost }));
         return;
       }
       // A request without a body is not waited for.
       const body = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? EMPTY : await readBody(req);
       if (body === 'too-large') {
-        send(res, jsonResponse(413, { detail: 'Request body is too large.' }));
+        await send(res, jsonResponse(413, { detail: 'Request body is too large.' }));
         return;
       }
       const target = req.url ?? '/';
@@ -99,10 +107,10 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
         remoteAddress: req.socket.remoteAddress ?? '',
         scheme,
       });
-      send(res, answer instanceof Promise ? await answer : answer);
+      await send(res, answer instanceof Promise ? await answer : answer);
     } catch (error) {
       log(`internal error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
-      if (!res.headersSent) send(res, jsonResponse(500, { detail: 'A server error occurred.' }));
+      if (!res.headersSent) await send(res, jsonResponse(500, { detail: 'A server error occurred.' }));
       else res.destroy();
     }
   };

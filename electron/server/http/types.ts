@@ -25,6 +25,8 @@ export interface ApiResponse {
   readonly body: string | Buffer | null;
   /** The body's length in bytes when known already (saves measuring a long string again). */
   readonly bodyLength?: number;
+  /** A body streamed as it arrives (with `body: null`, no Content-Length): the proxy's answers. */
+  readonly stream?: AsyncIterable<Uint8Array>;
 }
 
 /** What a handler returns before rendering: a status and a JSON body (null for none). */

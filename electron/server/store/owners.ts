@@ -118,10 +118,10 @@ export class Owners {
     const { table, flag } = ITEM_TABLE[field];
     const remove = this.store.prepare(`DELETE FROM ${table} WHERE pk = ?`);
     const update = this.store.prepare(`UPDATE ${table} SET ${flag} = ? WHERE pk = ?`);
-    const add = this.store.prepare(`INSERT INTO ${table} (name, ${flag}, ${ref.kind}) VALUES (?, ?, ?)`);
+    const add = this.store.prepare(`INSERT INTO ${table} (pk, name, ${flag}, ${ref.kind}) VALUES (?, ?, ?, ?)`);
     for (const pk of changes.remove) remove.run(pk);
     for (const { pk, flag: value } of changes.update) update.run(value ? 1 : 0, pk);
-    for (const [name, value] of changes.add) add.run(name, value ? 1 : 0, ref.pk);
+    for (const [name, value] of changes.add) add.run(this.store.localPk?.() ?? null, name, value ? 1 : 0, ref.pk);
     return true;
   }
 

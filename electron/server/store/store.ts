@@ -51,6 +51,8 @@ export class Store {
   private seen = { dataVersion: -1, totalChanges: -1 };
   private depth = 0;
   private readonly committed: (() => void)[] = [];
+  /** In a bound workspace, the pk of each object created here (negative); else undefined. */
+  localPk: (() => number) | undefined;
 
   constructor(readonly db: Db) {
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();

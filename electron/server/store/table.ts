@@ -145,6 +145,7 @@ export class Table {
       params.push(toSql(this.field(name), value));
     }
     if (this.spec.scope && !(this.spec.scope.column in extra)) extra = { ...extra, [this.spec.scope.column]: this.spec.scope.value };
+    if (this.store.localPk && !('pk' in values) && !('pk' in extra)) extra = { ...extra, pk: this.store.localPk() };
     for (const [name, value] of Object.entries(extra)) {
       names.push(name);
       params.push(value);

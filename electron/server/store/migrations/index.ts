@@ -1,4 +1,5 @@
 import { initial } from './001_initial';
+import { sync } from './002_sync';
 
 export interface Migration {
   readonly version: number;
@@ -7,6 +8,9 @@ export interface Migration {
 }
 
 /** Numbered schema steps; `PRAGMA user_version` records the last one applied. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'sync', sql: sync },
+];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,130 @@
+/**
+ * `outpost remote …` and `outpost workspace …`: the central servers a data folder knows (their
+ * tokens in 0600 files) and the workspaces bound to them (app.md §2).
+ */
+import fs from 'node:fs';
+import { RemoteConfigError } from '../remote/remotes';
+import { defaultDataDir } from '../workspaces/dataFolder';
+import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
+import { boundRemote } from '../server/openWorkspace';
+import { openDatabase } from '../server/store/database';
+import { workspaceFile } from '../workspaces/dataFolder';
+import { COMMON_OPTIONS, instanceFor, parseCommand } from './context';
+import { UsageError } from './usage';
+
+type Out = (line: string) => void;
+
+function tokenFrom(values: { token?: string | undefined; 'token-file'?: string | undefined }): string | undefined {
+  if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('give either --token or --token-file, not both');
+  if (values['token-file'] !== undefined) {
+    try {
+      return fs.readFileSync(values['token-file'], 'utf8').trim();
+    } catch (error) {
+      throw new Error(`cannot read ${values['token-file']}: ${(error as Error).message}`);
+    }
+  }
+  return values.token;
+}
+
+function hostFor(data: string | undefined, workspace?: string): WorkspaceHost {
+  return new WorkspaceHost({ dataDir: data ?? defaultDataDir(), instance: instanceFor('127.0.0.1'), ...(workspace === undefined ? {} : { workspace }) });
+}
+
+/** Remotes only (no workspace opened). */
+async function withRemotes<T>(data: string | undefined, fn: (host: WorkspaceHost) => T): Promise<T> {
+  const host = hostFor(data);
+  try {
+    return fn(host);
+  } catch (error) {
+    if (error instanceof RemoteConfigError || error instanceof WorkspaceError) throw new Error(error.message);
+    throw error;
+  } finally {
+    await host.close();
+  }
+}
+
+const TOKEN_OPTIONS = { token: { type: 'string' }, 'token-file': { type: 'string' } } as const;
+
+export async function remoteCommand(args: readonly string[], out: Out): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'add': {
+      const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data, ...TOKEN_OPTIONS, insecure: { type: 'boolean' }, pin: { type: 'string' } }, 2);
+      const token = tokenFrom(values);
+      if (token === undefined) throw new UsageError('remote add needs --token TOKEN (or --token-file FILE): the DRF token of your account on the central server');
+      const [name, url] = positionals as [string, string];
+      return withRemotes(values.data, (host) => {
+        const warning = host.remotes.add({ name, url, ...(values.insecure ? { insecure: true } : {}), ...(values.pin ? { pin: values.pin } : {}) }, token);
+        if (warning) out(`warning: ${warning}`);
+        if (values.insecure) out('warning: the certificate of this central server will not be verified');
+        out(`remote "${name}" added (${host.remotes.get(name)!.url}); bind a workspace to it: outpost workspace create NAME --remote ${name}`);
+        return 0;
+      });
+    }
+    case 'list': {
+      const { values } = parseCommand(rest, { data: COMMON_OPTIONS.data, json: { type: 'boolean' } }, 0);
+      return withRemotes(values.data, (host) => {
+        const remotes = host.remotes.list().map((r) => ({ ...r, hasToken: host.remotes.token(r.name) !== undefined }));
+        if (values.json) out(JSON.stringify(remotes, null, 2));
+        else if (remotes.length === 0) out('no remotes; add one: outpost remote add NAME URL --token TOKEN');
+        else for (const r of remotes) out(`${r.name}\t${r.url}${r.insecure ? '\t(certificate not verified)' : ''}${r.pin ? `\t(pinned ${r.pin.slice(0, 16)}…)` : ''}${r.hasToken ? '' : '\t(no token)'}`);
+        return 0;
+      });
+    }
+    case 'set-token': {
+      const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data, ...TOKEN_OPTIONS }, 1);
+      const token = tokenFrom(values);
+      if (token === undefined) throw new UsageError('remote set-token needs --token TOKEN (or --token-file FILE)');
+      return withRemotes(values.data, (host) => {
+        host.remotes.setToken(positionals[0]!, token);
+        out(`token of remote "${positionals[0]}" replaced`);
+        return 0;
+      });
+    }
+    case 'remove': {
+      const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data }, 1);
+      return withRemotes(values.data, (host) => {
+        const name = positionals[0]!;
+        if (!host.remotes.get(name)) throw new Error(`there is no remote "${name}"`);
+        host.remotes.remove(name);
+        out(`remote "${name}" removed (workspaces bound to it keep their data and outbox until it is added again)`);
+        return 0;
+      });
+    }
+    default:
+      throw new UsageError(sub === undefined ? 'remote needs a subcommand: add, list, set-token, remove' : `unknown remote subcommand "${sub}"`);
+  }
+}
+
+export async function workspaceCommand(args: readonly string[], out: Out): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'create': {
+      const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data, remote: { type: 'string' } }, 1);
+      const name = positionals[0]!;
+      return withRemotes(values.data, (host) => {
+        host.create(name, values.remote === undefined ? {} : { remote: values.remote });
+        out(values.remote === undefined ? `workspace "${name}" created (standalone)` : `workspace "${name}" created, bound to remote "${values.remote}"; fill it: outpost sync --workspace ${name}`);
+        return 0;
+      });
+    }
+    case 'list': {
+      const { values } = parseCommand(rest, { data: COMMON_OPTIONS.data, json: { type: 'boolean' } }, 0);
+      return withRemotes(values.data, (host) => {
+        const list = host.list().map((w) => {
+          const db = openDatabase(workspaceFile(host.dataDir, w.name));
+          try {
+            return { ...w, remote: boundRemote(db) ?? null };
+          } finally {
+            db.close();
+          }
+        });
+        if (values.json) out(JSON.stringify(list, null, 2));
+        else for (const w of list) out(`${w.current ? '*' : ' '} ${w.name}\t${w.remote === null ? 'standalone' : `bound to ${w.remote}`}`);
+        return 0;
+      });
+    }
+    default:
+      throw new UsageError(sub === undefined ? 'workspace needs a subcommand: create, list' : `unknown workspace subcommand "${sub}"`);
+  }
+}

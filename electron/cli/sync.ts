@@ -1,0 +1,173 @@
+/**
+ * `outpost sync`, `outpost conflicts`, `outpost resolve` and `outpost outbox`: the Sync screen's
+ * buttons on the command line (app.md §5). `sync` exits 0 when everything went through, 2 when
+ * conflicts or refused changes wait for the user, 1 on an error.
+ */
+import type { JsonValue } from '../../shared/resources';
+import { ResolveError, type EntryView, type SyncProgress, type SyncReport } from '../remote/engine';
+import { RemoteSession } from '../remote/session';
+import { defaultDataDir } from '../workspaces/dataFolder';
+import { WorkspaceHost } from '../workspaces/host';
+import { COMMON_OPTIONS, instanceFor, parseCommand } from './context';
+import { UsageError } from './usage';
+
+type Out = (line: string) => void;
+
+interface Opened {
+  readonly host: WorkspaceHost;
+  readonly session: RemoteSession;
+}
+
+async function openBound(values: { data?: string | undefined; workspace?: string | undefined; 'page-size'?: string | undefined }, fn: (opened: Opened) => Promise<number> | number): Promise<number> {
+  let pageSize: number | undefined;
+  if (values['page-size'] !== undefined) {
+    pageSize = Number(values['page-size']);
+    if (!/^\d+$/.test(values['page-size']) || pageSize < 1) throw new UsageError(`--page-size must be a positive number, not "${values['page-size']}"`);
+  }
+  const host = new WorkspaceHost({
+    dataDir: values.data ?? defaultDataDir(),
+    instance: instanceFor('127.0.0.1'),
+    ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
+    sync: { auto: false, ...(pageSize === undefined ? {} : { pageSize }) },
+  });
+  try {
+    const session = host.session();
+    if (session === undefined) {
+      throw new Error(`workspace "${host.name}" is standalone: it has no central server. Create a bound one: outpost workspace create NAME --remote REMOTE`);
+    }
+    if (!(session instanceof RemoteSession)) throw new Error(session.problem);
+    return await fn({ host, session });
+  } catch (error) {
+    if (error instanceof ResolveError) throw new Error(error.message);
+    throw error;
+  } finally {
+    await host.close();
+  }
+}
+
+function bar(progress: SyncProgress): string {
+  const width = 24;
+  const share = progress.total > 0 ? Math.min(1, progress.done / progress.total) : 0;
+  const filled = Math.round(share * width);
+  const what = progress.phase === 'push' ? 'pushing changes' : `pulling ${progress.endpoint ?? ''}`;
+  return `[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${what} ${progress.done}/${progress.total}`;
+}
+
+function summary(report: SyncReport, workspace: string): string[] {
+  const lines: string[] = [];
+  if (report.outcome === 'error') lines.push(`sync of "${workspace}" stopped: ${report.error?.message ?? 'unknown error'}`);
+  lines.push(`pushed ${report.pushed} change${report.pushed === 1 ? '' : 's'}, pulled ${report.pulled} change${report.pulled === 1 ? '' : 's'}`);
+  if (report.conflicts > 0) lines.push(`${report.conflicts} conflict${report.conflicts === 1 ? '' : 's'} wait: outpost conflicts, then outpost resolve PK FIELD --mine|--theirs`);
+  if (report.parked > 0) lines.push(`${report.parked} change${report.parked === 1 ? ' was' : 's were'} refused by the central server: outpost outbox (then retry or discard)`);
+  if (report.waiting > 0) lines.push(`${report.waiting} change${report.waiting === 1 ? ' waits' : 's wait'} behind them`);
+  return lines;
+}
+
+export async function syncCommand(args: readonly string[], out: Out): Promise<number> {
+  const { values } = parseCommand(
+    args,
+    { ...COMMON_OPTIONS, json: { type: 'boolean' }, 'allow-mass-delete': { type: 'boolean' }, 'page-size': { type: 'string' } },
+    0,
+  );
+  return openBound(values, async ({ host, session }) => {
+    const tty = !values.json && process.stderr.isTTY === true;
+    let last = 0;
+    const stop = tty
+      ? session.engine.onChange(() => {
+          const progress = session.engine.status().progress;
+          const now = Date.now();
+          if (!progress || now - last < 100) return;
+          last = now;
+          process.stderr.write(`\r${bar(progress)}\x1b[K`);
+        })
+      : () => undefined;
+    const report = await session.syncNow({ allowMassDelete: values['allow-mass-delete'] ?? false, recordEmpty: true });
+    stop();
+    if (tty) process.stderr.write('\r\x1b[K');
+    if (values.json) out(JSON.stringify({ workspace: host.name, remote: session.config.name, ...report }, null, 2));
+    else for (const line of summary(report, host.name)) (report.outcome === 'error' && line.startsWith('sync') ? (l: string) => process.stderr.write(`outpost: ${l}\n`) : out)(line);
+    return report.outcome === 'error' ? 1 : report.outcome === 'conflicts' ? 2 : 0;
+  });
+}
+
+function show(value: JsonValue): string {
+  return JSON.stringify(value);
+}
+
+function describe(entry: EntryView): string {
+  return `${entry.resource.replace(/_/g, ' ')} "${entry.label}" (pk ${entry.pk}), ${entry.op}, entry ${entry.seq}`;
+}
+
+export async function conflictsCommand(args: readonly string[], out: Out): Promise<number> {
+  const { values } = parseCommand(args, { ...COMMON_OPTIONS, json: { type: 'boolean' } }, 0);
+  return openBound(values, ({ session }) => {
+    const conflicts = session.engine.conflicts();
+    if (values.json) {
+      out(JSON.stringify(conflicts, null, 2));
+      return 0;
+    }
+    if (conflicts.length === 0) {
+      out('no conflicts');
+      return 0;
+    }
+    for (const entry of conflicts) {
+      out(describe(entry));
+      if (entry.message) out(`  ${entry.message}`);
+      for (const c of entry.conflicts) out(`  ${c.field}: base ${show(c.base)}, mine ${entry.op === 'delete' ? '(deleted)' : show(c.mine)}, theirs ${show(c.theirs)}`);
+    }
+    out('resolve each field: outpost resolve PK FIELD --mine | --theirs');
+    return 0;
+  });
+}
+
+export async function resolveCommand(args: readonly string[], out: Out): Promise<number> {
+  const { values, positionals } = parseCommand(args, { ...COMMON_OPTIONS, mine: { type: 'boolean' }, theirs: { type: 'boolean' }, resource: { type: 'string' } }, 2);
+  if (Boolean(values.mine) === Boolean(values.theirs)) throw new UsageError('resolve takes exactly one of --mine (keep the local value) and --theirs (take the central server\'s)');
+  const [pkText, field] = positionals as [string, string];
+  if (!/^-?\d+$/.test(pkText)) throw new UsageError(`PK must be an object's pk (a number), not "${pkText}"`);
+  const pk = Number(pkText);
+  return openBound(values, ({ session }) => {
+    const candidates = session.engine
+      .conflicts()
+      .filter((e) => e.pk === pk && (values.resource === undefined || e.resource === values.resource) && e.conflicts.some((c) => c.field === field));
+    if (candidates.length === 0) {
+      const all = session.engine.conflicts().filter((e) => e.pk === pk);
+      throw new Error(
+        all.length === 0
+          ? `no conflict on an object with pk ${pk} (outpost conflicts lists them)`
+          : `field "${field}" is not in conflict on pk ${pk}; conflicting: ${all.flatMap((e) => e.conflicts.map((c) => c.field)).join(', ')}`,
+      );
+    }
+    const resources = new Set(candidates.map((e) => e.resource));
+    if (resources.size > 1) throw new UsageError(`pk ${pk} has conflicts on ${[...resources].join(' and ')}: add --resource NAME`);
+    const choice = values.mine ? 'mine' : 'theirs';
+    for (const entry of candidates) session.engine.resolve(entry.seq, field, choice);
+    const left = session.engine.conflicts().filter((e) => e.pk === pk).flatMap((e) => e.conflicts.map((c) => c.field));
+    out(`${field} of ${candidates[0]!.resource.replace(/_/g, ' ')} ${pk}: ${choice === 'mine' ? 'the local value will be pushed' : "the central server's value is kept"}`);
+    out(left.length > 0 ? `still in conflict on this object: ${left.join(', ')}` : 'run outpost sync to push the result');
+    return 0;
+  });
+}
+
+export async function outboxCommand(args: readonly string[], out: Out): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'retry' || sub === 'discard') {
+    const { values, positionals } = parseCommand(rest, COMMON_OPTIONS, 1);
+    if (!/^\d+$/.test(positionals[0]!)) throw new UsageError(`ENTRY must be an outbox entry number, not "${positionals[0]}"`);
+    const seq = Number(positionals[0]);
+    return openBound(values, ({ session }) => {
+      if (sub === 'retry') session.engine.retry(seq);
+      else session.engine.discard(seq);
+      out(sub === 'retry' ? `entry ${seq} will be sent again at the next sync` : `entry ${seq} discarded; the object shows the central server's state`);
+      return 0;
+    });
+  }
+  const { values } = parseCommand(args, { ...COMMON_OPTIONS, json: { type: 'boolean' } }, 0);
+  return openBound(values, ({ session }) => {
+    const entries = session.engine.entries();
+    if (values.json) out(JSON.stringify(entries, null, 2));
+    else if (entries.length === 0) out('the outbox is empty: every local change is on the central server');
+    else for (const e of entries) out(`${e.seq}\t${e.state}\t${describe(e)}${e.message ? `\n\t${e.message}` : ''}`);
+    return 0;
+  });
+}

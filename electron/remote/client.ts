@@ -1,0 +1,195 @@
+/**
+ * The HTTP client of one remote central server (app.md §3, api.md §9): one undici Agent with
+ * keep-alive, connect/headers/body timeouts, retries for GETs only, TLS verified unless the user
+ * turned it off for this remote or pinned the certificate's SHA-256. A plain http:// remote is
+ * accepted on a loopback address only.
+ */
+import type { TLSSocket } from 'node:tls';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import type { JsonValue } from '../../shared/resources';
+
+export interface RemoteConfig {
+  readonly name: string;
+  /** Base URL of the central server, without /rest/. */
+  readonly url: string;
+  /** TLS certificate not verified (a lab server); off by default. */
+  readonly insecure?: boolean;
+  /** SHA-256 fingerprint of the server certificate: accepted whoever signed it. */
+  readonly pin?: string;
+}
+
+export type RemoteFailure = 'network' | 'tls' | 'auth' | 'timeout';
+
+/** The remote could not be asked (network, TLS), or refused the token (401/403). */
+export class RemoteError extends Error {
+  constructor(
+    readonly kind: RemoteFailure,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface RemoteReply {
+  readonly status: number;
+  readonly body: JsonValue | null;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+export interface ClientOptions {
+  readonly connectTimeoutMs?: number;
+  readonly headersTimeoutMs?: number;
+  readonly bodyTimeoutMs?: number;
+  /** Attempts for a GET that failed on the network or got a 5xx (default 3). */
+  readonly getAttempts?: number;
+  /** Pause before retry n (ms); injectable for tests. */
+  readonly backoff?: (attempt: number) => number;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+export function normalizeFingerprint(pin: string): string {
+  return pin.replace(/[:\s]/g, '').toLowerCase();
+}
+
+/** Check a remote's URL and options; a clear error for what cannot work. */
+export function checkRemoteConfig(config: RemoteConfig): { url: URL; warning?: string } {
+  let url: URL;
+  try {
+    url = new URL(config.url);
+  } catch {
+    throw new Error(`"${config.url}" is not a URL (e.g. https://central.example.com)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`a central server is reached over https, not ${url.protocol}`);
+  if (url.search || url.hash) throw new Error('the remote URL takes no query or fragment');
+  if (config.pin !== undefined && !/^[0-9a-f]{64}$/.test(normalizeFingerprint(config.pin))) {
+    throw new Error('--pin takes the SHA-256 fingerprint of the certificate: 64 hex digits (colons allowed)');
+  }
+  if (url.protocol === 'http:') {
+    if (!LOOPBACK.test(url.hostname)) throw new Error('a plain http:// central server is accepted on a loopback address only; use https://');
+    return { url, warning: 'plain http:// (loopback only): the token travels unencrypted on this machine' };
+  }
+  return { url };
+}
+
+export class RemoteClient {
+  private readonly agent: Agent;
+  private readonly base: URL;
+  private readonly attempts: number;
+  private readonly backoff: (attempt: number) => number;
+
+  constructor(
+    readonly config: RemoteConfig,
+    private readonly token: () => string,
+    options: ClientOptions = {},
+  ) {
+    this.base = checkRemoteConfig(config).url;
+    this.attempts = options.getAttempts ?? 3;
+    this.backoff = options.backoff ?? ((n) => 250 * 4 ** (n - 1));
+    const pin = config.pin === undefined ? undefined : normalizeFingerprint(config.pin);
+    const tls = { rejectUnauthorized: !(config.insecure || pin) };
+    const connector = buildConnector({ ...tls, timeout: options.connectTimeoutMs ?? 10_000 });
+    this.agent = new Agent({
+      keepAliveTimeout: 30_000,
+      headersTimeout: options.headersTimeoutMs ?? 30_000,
+      bodyTimeout: options.bodyTimeoutMs ?? 120_000,
+      connect: pin
+        ? (opts, callback) =>
+            connector(opts, (error, socket) => {
+              if (error || !socket) return callback(error ?? new Error('no socket'), null);
+              const seen = (socket as TLSSocket).getPeerCertificate?.()?.fingerprint256;
+              if (!seen || normalizeFingerprint(seen) !== pin) {
+                socket.destroy();
+                return callback(new RemoteError('tls', `the certificate of ${this.base.host} is not the pinned one (it is ${seen ?? 'unknown'})`), null);
+              }
+              callback(null, socket);
+            })
+        : connector,
+    });
+  }
+
+  /** An absolute URL on the remote for an API path (`/rest/...`). */
+  url(path: string): string {
+    return new URL(path.replace(/^\//, ''), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`).href;
+  }
+
+  /**
+   * One request. Any HTTP status is an answer (the caller decides); the network, TLS, timeouts
+   * and a refused token (401/403) throw RemoteError. GETs are retried on network errors and 5xx.
+   */
+  async send(method: string, path: string, body?: JsonValue, query: Readonly<Record<string, string | number>> = {}): Promise<RemoteReply> {
+    const target = new URL(this.url(path));
+    for (const [key, value] of Object.entries(query)) target.searchParams.set(key, String(value));
+    const retries = method === 'GET' ? this.attempts : 1;
+    let last: unknown;
+    for (let attempt = 1; attempt <= retries; attempt++) {
+      try {
+        const reply = await this.once(method, target, body);
+        if (reply.status >= 500 && attempt < retries) {
+          last = new RemoteError('network', `the central server answered ${reply.status}`, reply.status);
+        } else {
+          if (reply.status === 401 || reply.status === 403) {
+            const detail = typeof reply.body === 'object' && reply.body && !Array.isArray(reply.body) ? reply.body.detail : undefined;
+            // A 403 for a permission (not the token) is the remote refusing this change, not the queue.
+            if (reply.status === 401 || detail !== 'You do not have permission to perform this action.') {
+              throw new RemoteError('auth', `the central server refused the token (${reply.status}${typeof detail === 'string' ? `: ${detail}` : ''})`, reply.status);
+            }
+          }
+          return reply;
+        }
+      } catch (error) {
+        if (error instanceof RemoteError && (error.kind === 'auth' || error.kind === 'tls')) throw error;
+        last = error;
+      }
+      if (attempt < retries) await new Promise((resolve) => setTimeout(resolve, this.backoff(attempt)));
+    }
+    throw classify(last, this.base.host);
+  }
+
+  private async once(method: string, target: URL, body: JsonValue | undefined): Promise<RemoteReply> {
+    const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Token ${this.token()}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await request(target, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      dispatcher: this.agent,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.body.text();
+    let parsed: JsonValue | null = null;
+    if (text) {
+      try {
+        parsed = JSON.parse(text) as JsonValue;
+      } catch {
+        parsed = { detail: `not JSON: ${text.slice(0, 200)}` };
+      }
+    }
+    return { status: response.statusCode, body: parsed, headers: response.headers };
+  }
+
+  /** A streamed request for the proxy: the caller reads the body. */
+  stream(method: string, target: string, headers: Record<string, string>, body: Buffer | undefined): Promise<Dispatcher.ResponseData> {
+    return request(new URL(target, this.base), {
+      method: method as Dispatcher.HttpMethod,
+      headers: { ...headers, Authorization: `Token ${this.token()}` },
+      dispatcher: this.agent,
+      ...(body && body.length > 0 ? { body } : {}),
+    });
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+function classify(error: unknown, host: string): RemoteError {
+  if (error instanceof RemoteError) return error;
+  const code = (error as { code?: string } | undefined)?.code ?? '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (/TIMEOUT/i.test(code)) return new RemoteError('timeout', `the central server ${host} did not answer in time (${code})`);
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code) || /certificate/i.test(message)) {
+    return new RemoteError('tls', `the certificate of ${host} could not be verified (${code || message}); pin it or turn verification off for this remote`);
+  }
+  return new RemoteError('network', `the central server ${host} cannot be reached (${code || message})`);
+}

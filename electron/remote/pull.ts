@@ -1,0 +1,302 @@
+/**
+ * Pull (app.md §3): every mirrored endpoint paged through with a large page_size (the remote may
+ * honour it or cap it at 30: the first page tells), the other pages fetched concurrently once
+ * `count` is known, each page upserted in one transaction, the number of objects checked against
+ * `count` (rescanned on a mismatch). Deletions are decided only once every endpoint has been
+ * scanned completely, and refused when they would remove 90 % or more of an endpoint's rows.
+ */
+import type { JsonObject, JsonValue } from '../../shared/resources';
+import { canonical } from '../../shared/sync/merge';
+import { isMassDelete, remainingPages } from '../../shared/sync/pullPlan';
+import type { Services } from '../server/services';
+import type { RemoteClient } from './client';
+import { RemoteError } from './client';
+import { crashPoint } from './faults';
+import { Mirror } from './mirror';
+import { Outbox } from './outbox';
+import { SyncStopped } from './push';
+import { PULL_PATHS, PULLED, REFERENCE_FIELDS, refersTo, type PulledEndpoint } from './synced';
+
+export interface PullProgress {
+  readonly endpoint: PulledEndpoint;
+  readonly received: number;
+  readonly count: number;
+}
+
+export interface PullOptions {
+  readonly pageSize?: number;
+  readonly concurrency?: number;
+  /** Apply deletions even when they remove 90 % or more of an endpoint's rows. */
+  readonly allowMassDelete?: boolean;
+  readonly onProgress?: (progress: PullProgress) => void;
+  /** Checked between pages: true stops the pull there (the workspace is closing). */
+  readonly stopped?: () => boolean;
+}
+
+export interface EndpointPull {
+  readonly received: number;
+  readonly changed: number;
+  readonly deleted: number;
+}
+
+export interface PullResult {
+  /** Objects created, changed or removed locally. */
+  readonly changed: number;
+  readonly byEndpoint: Readonly<Partial<Record<PulledEndpoint, EndpointPull>>>;
+}
+
+export class MassDeleteError extends Error {}
+
+const ORDERING: Readonly<Record<PulledEndpoint, string>> = {
+  vendor_device: 'pk',
+  source: 'pk',
+  ruleset: 'pk',
+  vendor_probe_template: 'pk',
+  vendor_probe: 'pk',
+  engine_probe: 'pk',
+  threat: 'pk',
+  host_id: 'ip',
+  history: '-pk',
+};
+
+/** Fields naming objects of another endpoint, which must exist locally first. */
+const REFERS: Partial<Record<PulledEndpoint, readonly { field: string; endpoint: PulledEndpoint }[]>> = {
+  ruleset: [{ field: 'sources', endpoint: 'source' }],
+  vendor_probe_template: [{ field: 'parent_tmpl', endpoint: 'vendor_probe_template' }],
+  vendor_probe: [{ field: 'parent_tmpl', endpoint: 'vendor_probe_template' }],
+  engine_probe: [{ field: 'ruleset', endpoint: 'ruleset' }],
+};
+
+const LOCAL_TABLE: Partial<Record<PulledEndpoint, string>> = {
+  source: 'source',
+  ruleset: 'ruleset',
+  vendor_probe_template: 'vendor_probe_template',
+};
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pageOf(body: JsonValue | null, what: string): { count: number; results: JsonObject[]; next: unknown } {
+  if (!isObject(body) || typeof body.count !== 'number' || !Array.isArray(body.results)) {
+    throw new RemoteError('network', `the central server's answer for ${what} is not a list page`);
+  }
+  return { count: body.count, results: body.results.filter(isObject), next: body.next };
+}
+
+/** Run tasks with at most `limit` in flight; the first failure rejects. */
+async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let index = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (index < items.length) {
+      const item = items[index++]!;
+      await task(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+interface Scan {
+  readonly count: number;
+  readonly seen: Set<string>;
+  readonly changed: number;
+  readonly received: number;
+}
+
+export class Puller {
+  private readonly mirror: Mirror;
+  private readonly outbox: Outbox;
+
+  private stopped: () => boolean = () => false;
+
+  constructor(
+    private readonly services: Services,
+    private readonly client: RemoteClient,
+  ) {
+    this.mirror = new Mirror(services);
+    this.outbox = new Outbox(services.store);
+  }
+
+  private unchanged(endpoint: PulledEndpoint, object: JsonObject): boolean {
+    if (typeof object.pk !== 'number' || endpoint === 'host_id' || endpoint === 'history') return false;
+    const before = this.mirror.base(endpoint, object.pk);
+    return before !== undefined && canonical(before) === canonical(object);
+  }
+
+  /** Write objects (inside the caller's transaction); the number that changed. */
+  private writeObjects(endpoint: PulledEndpoint, objects: readonly JsonObject[]): number {
+    let changed = 0;
+    for (const object of objects) {
+      if (this.unchanged(endpoint, object)) continue;
+      this.mirror.put1(endpoint, object);
+      changed++;
+    }
+    return changed;
+  }
+
+  private exists(endpoint: PulledEndpoint, pk: number): boolean {
+    const table = LOCAL_TABLE[endpoint];
+    return table !== undefined && this.services.store.prepare(`SELECT 1 FROM "${table}" WHERE pk = ?`).get(pk) !== undefined;
+  }
+
+  /**
+   * Objects the page refers to that are not here yet (created on the central server while the
+   * pull went on): fetched one by one, their own references first.
+   */
+  private async referenced(endpoint: PulledEndpoint, objects: readonly JsonObject[], within: ReadonlySet<number>): Promise<{ endpoint: PulledEndpoint; object: JsonObject }[]> {
+    const out: { endpoint: PulledEndpoint; object: JsonObject }[] = [];
+    const fetched = new Set<string>();
+    const visit = async (target: PulledEndpoint, pk: number): Promise<void> => {
+      const key = `${target}:${pk}`;
+      if (fetched.has(key) || (target === endpoint && within.has(pk)) || this.exists(target, pk)) return;
+      fetched.add(key);
+      const reply = await this.client.send('GET', `/rest/${PULL_PATHS[target]}/${pk}/`);
+      if (reply.status !== 200 || !isObject(reply.body)) return; // gone again: the reference check at commit tells
+      await visitRefs(target, reply.body);
+      out.push({ endpoint: target, object: reply.body });
+    };
+    const visitRefs = async (of: PulledEndpoint, object: JsonObject): Promise<void> => {
+      for (const ref of REFERS[of] ?? []) {
+        const value = object[ref.field];
+        for (const pk of Array.isArray(value) ? value : [value]) if (typeof pk === 'number') await visit(ref.endpoint, pk);
+      }
+    };
+    for (const object of objects) await visitRefs(endpoint, object);
+    return out;
+  }
+
+  /** Upsert one page, with what it refers to, in one transaction. */
+  private async writePage(endpoint: PulledEndpoint, objects: readonly JsonObject[]): Promise<number> {
+    if (this.stopped()) throw new SyncStopped();
+    const within = new Set(objects.map((o) => o.pk).filter((pk): pk is number => typeof pk === 'number'));
+    const before = await this.referenced(endpoint, objects, within);
+    const changed = this.services.store.write(() => {
+      // Templates refer to each other within the page: checked at commit.
+      this.services.store.db.pragma('defer_foreign_keys = ON');
+      for (const { endpoint: other, object } of before) this.mirror.put1(other, object);
+      return this.writeObjects(endpoint, objects);
+    });
+    crashPoint('after-page');
+    return changed;
+  }
+
+  private async scan(endpoint: PulledEndpoint, pageSize: number, concurrency: number, onProgress?: (p: PullProgress) => void): Promise<Scan> {
+    const path = `/rest/${PULL_PATHS[endpoint]}/`;
+    const query = { page_size: pageSize, ordering: ORDERING[endpoint] };
+    const first = pageOf((await this.client.send('GET', path, undefined, { ...query, page: 1 })).body, endpoint);
+    const seen = new Set<string>(first.results.map((o) => Mirror.keyOf(endpoint, o)));
+    // Templates refer to each other across pages: they are written together once all are read.
+    const together = endpoint === 'vendor_probe_template';
+    const held: JsonObject[] = together ? [...first.results] : [];
+    let changed = together ? 0 : await this.writePage(endpoint, first.results);
+    let received = first.results.length;
+    onProgress?.({ endpoint, received, count: first.count });
+    const { pages } = remainingPages({ count: first.count, received: first.results.length, hasNext: Boolean(first.next) }, pageSize);
+    await inParallel(pages, concurrency, async (page) => {
+      const reply = await this.client.send('GET', path, undefined, { ...query, page });
+      if (reply.status === 404) return; // the list shrank while we read it: the count check tells
+      const { results } = pageOf(reply.body, endpoint);
+      for (const o of results) seen.add(Mirror.keyOf(endpoint, o));
+      if (together) held.push(...results);
+      else changed += await this.writePage(endpoint, results);
+      received += results.length;
+      onProgress?.({ endpoint, received, count: first.count });
+    });
+    if (together) changed += await this.writePage(endpoint, held);
+    return { count: first.count, seen, changed, received };
+  }
+
+  /** The central server's history: only the entries not mirrored yet (they never change). */
+  private async pullHistory(pageSize: number, onProgress?: (p: PullProgress) => void): Promise<number> {
+    const known = Number(this.services.store.prepare('SELECT coalesce(max(pk), 0) FROM remote_user_action').pluck().get());
+    let page = 1;
+    let added = 0;
+    for (;;) {
+      const reply = await this.client.send('GET', '/rest/rules/history/', undefined, { page_size: pageSize, ordering: '-pk', page });
+      if (reply.status === 404) break;
+      const { count, results, next } = pageOf(reply.body, 'history');
+      const fresh = results.filter((o) => typeof o.pk === 'number' && o.pk > known);
+      if (fresh.length > 0) {
+        this.services.store.write(() => fresh.forEach((o) => this.mirror.put1('history', o)));
+        added += fresh.length;
+      }
+      onProgress?.({ endpoint: 'history', received: added, count });
+      if (!next || fresh.length < results.length) break;
+      page++;
+    }
+    return added;
+  }
+
+  async pull(options: PullOptions = {}): Promise<PullResult> {
+    if (options.stopped) this.stopped = options.stopped;
+    const pageSize = options.pageSize ?? 1000;
+    const concurrency = options.concurrency ?? 4;
+    const byEndpoint: Partial<Record<PulledEndpoint, EndpointPull>> = {};
+    const gone = new Map<PulledEndpoint, string[]>();
+    let total = 0;
+    for (const endpoint of PULLED) {
+      if (endpoint === 'history') continue;
+      let scan = await this.scan(endpoint, pageSize, concurrency, options.onProgress);
+      // Objects added or removed while we read change `count`: read again, twice at most.
+      for (let attempt = 0; scan.seen.size !== scan.count && attempt < 2; attempt++) {
+        scan = await this.scan(endpoint, pageSize, concurrency, options.onProgress);
+      }
+      if (scan.seen.size !== scan.count) {
+        throw new RemoteError('network', `the central server's ${endpoint} list kept changing during the pull (${scan.seen.size} objects read, count ${scan.count}); try again`);
+      }
+      const local = this.mirror.localKeys(endpoint);
+      const missing = local.filter((key) => !scan.seen.has(key));
+      if (!options.allowMassDelete && isMassDelete(local.length, missing.length)) {
+        throw new MassDeleteError(
+          `the pull would delete ${missing.length} of the ${local.length} local ${endpoint} objects (90 % or more): aborted, nothing deleted. ` +
+            'If the central server really lost them, sync again with --allow-mass-delete (the app: "Sync allowing mass delete").',
+        );
+      }
+      gone.set(endpoint, missing);
+      byEndpoint[endpoint] = { received: scan.received, changed: scan.changed, deleted: missing.length };
+      total += scan.changed + missing.length;
+    }
+    if (this.stopped()) throw new SyncStopped();
+    this.applyDeletions(gone);
+    const added = await this.pullHistory(pageSize, options.onProgress);
+    byEndpoint.history = { received: added, changed: added, deleted: 0 };
+    return { changed: total + added, byEndpoint };
+  }
+
+  /** Everything the central server no longer has goes, dependants first, in one transaction. */
+  private applyDeletions(gone: ReadonlyMap<PulledEndpoint, readonly string[]>): void {
+    if ([...gone.values()].every((keys) => keys.length === 0)) return;
+    this.services.store.write(() => {
+      this.services.store.db.pragma('defer_foreign_keys = ON');
+      for (const endpoint of [...PULLED].reverse()) {
+        for (const key of gone.get(endpoint) ?? []) this.deletedRemotely(endpoint, key);
+      }
+    });
+  }
+
+  /**
+   * The central server deleted an object: remove it here. Changes waiting for it cannot apply
+   * and are parked with the reason; local objects made here that refer to it lose the reference
+   * (their push would be refused: the change waiting for them says why).
+   */
+  private deletedRemotely(endpoint: PulledEndpoint, key: string): void {
+    const reason = 'The object was deleted on the central server; this change cannot be applied.';
+    for (const entry of this.outbox.entries()) {
+      if (entry.resource === endpoint && String(entry.pk) === key) {
+        if (entry.op === 'delete') this.outbox.remove(entry.seq);
+        else this.outbox.change(entry.seq, { state: 'parked', message: reason });
+        continue;
+      }
+      const refs = REFERENCE_FIELDS[endpoint] ?? [];
+      if (refs.some((field) => refersTo(entry.fields[field], Number(key)))) {
+        this.outbox.change(entry.seq, { state: 'parked', message: `It refers to ${endpoint.replace(/_/g, ' ')} ${key}, which was deleted on the central server.` });
+      }
+    }
+    const store = this.services.store;
+    if (endpoint === 'vendor_probe_template') {
+      store.prepare('UPDATE vendor_probe_template SET parent_tmpl = NULL WHERE parent_tmpl = ?').run(Number(key));
+      store.prepare('UPDATE appliance SET parent_tmpl = NULL WHERE parent_tmpl = ?').run(Number(key));
+    }
+    this.mirror.remove(endpoint, key);
+  }
+}

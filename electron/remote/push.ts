@@ -1,0 +1,286 @@
+/**
+ * Push (app.md §3): the outbox in order. An update is merged field by field against the
+ * central server's current object and only the changed fields are PATCHed, with the original
+ * comment; a field changed on both sides to different values is a conflict kept for the user.
+ * A create is POSTed, then re-keyed to the remote pk; a create whose outcome is unknown is looked
+ * up by its unique name before anything is sent again. A delete is DELETEd (404 is done).
+ * A 400 parks its entry with the remote's message; entries that do not depend on it go on.
+ */
+import type { JsonObject, JsonValue } from '../../shared/resources';
+import { mergeFields, sameValue } from '../../shared/sync/merge';
+import type { Services } from '../server/services';
+import { RemoteError, type RemoteClient, type RemoteReply } from './client';
+import { crashPoint } from './faults';
+import { Mirror } from './mirror';
+import { Outbox, pushValue, sameForSync, type OutboxEntry } from './outbox';
+import { rekey } from './rekey';
+import { PUSHED, PULL_PATHS, type PulledEndpoint } from './synced';
+
+/** The sync was told to stop (its workspace is closing); what was done stays done. */
+export class SyncStopped extends Error {
+  constructor() {
+    super('the sync was stopped');
+  }
+}
+
+export interface PushProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface PushResult {
+  readonly pushed: number;
+  readonly conflicts: number;
+  readonly parked: number;
+  /** Entries held back by an earlier entry that is parked, in conflict or not yet created. */
+  readonly waiting: number;
+}
+
+/** A refusal worded from the remote's DRF answer. */
+export function refusal(reply: RemoteReply): string {
+  const body = reply.body;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    if (typeof body.detail === 'string') return body.detail;
+    return Object.entries(body)
+      .map(([field, value]) => `${field}: ${Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(' ') : JSON.stringify(value)}`)
+      .join('; ');
+  }
+  return `the central server answered ${reply.status}`;
+}
+
+function pathOf(resource: string): string {
+  if (resource === 'network_interface') return 'appliances/network_interface';
+  const synced = PUSHED[resource];
+  if (!synced) throw new Error(`${resource} is not pushed`);
+  return synced.path;
+}
+
+/** The key of the object an entry is about; both probe families share one pk sequence. */
+function objectKey(entry: OutboxEntry): string {
+  const family = entry.resource === 'vendor_probe' || entry.resource === 'engine_probe' ? 'appliance' : entry.resource;
+  return `${family}:${entry.pk}`;
+}
+
+/** Does the entry name an object made here whose create has not reached the central server? */
+function waitsForCreate(entry: OutboxEntry): boolean {
+  if (entry.op !== 'create' && entry.pk < 0) return true;
+  for (const field of ['parent_tmpl', 'ruleset'] as const) {
+    const value = entry.fields[field];
+    if (typeof value === 'number' && value < 0) return true;
+  }
+  const sources = entry.fields.sources;
+  return Array.isArray(sources) && sources.some((s) => typeof s === 'number' && s < 0);
+}
+
+const IGNORED_IN_DELETE_CHECK = new Set(['created', 'updated', 'created_date', 'updated_date', 'vendordevice_id', 'rules_count', 'version']);
+
+export class Pusher {
+  private readonly outbox: Outbox;
+  private readonly mirror: Mirror;
+
+  constructor(
+    private readonly services: Services,
+    private readonly client: RemoteClient,
+    /** Checked between entries: true stops the push there (the workspace is closing). */
+    private readonly stopped: () => boolean = () => false,
+  ) {
+    this.outbox = new Outbox(services.store);
+    this.mirror = new Mirror(services);
+  }
+
+  private write<T>(fn: () => T): T {
+    return this.services.store.write(fn);
+  }
+
+  /** The remote object as the local mirror keeps it (and its base). */
+  private remember(resource: string, object: JsonObject): void {
+    if (resource in PULL_PATHS) this.mirror.put1(resource as PulledEndpoint, object);
+  }
+
+  private async findByUnique(entry: OutboxEntry): Promise<JsonObject | undefined> {
+    const synced = PUSHED[entry.resource]!;
+    const value = entry.fields[synced.unique];
+    if (typeof value !== 'string') return undefined;
+    const reply = await this.client.send('GET', `/rest/${synced.path}/`, undefined, { [synced.unique]: value });
+    const body = reply.body;
+    if (reply.status !== 200 || typeof body !== 'object' || body === null || Array.isArray(body) || !Array.isArray(body.results)) return undefined;
+    const found = body.results.find((o) => typeof o === 'object' && o !== null && !Array.isArray(o) && o[synced.unique] === value);
+    return found as JsonObject | undefined;
+  }
+
+  private created(entry: OutboxEntry, object: JsonObject): void {
+    const remotePk = object.pk;
+    if (typeof remotePk !== 'number') throw new RemoteError('network', 'the central server created an object without a pk');
+    this.write(() => {
+      rekey(this.services, entry.resource, entry.pk, remotePk);
+      this.remember(entry.resource, object);
+      this.outbox.remove(entry.seq);
+    });
+    crashPoint('after-commit');
+  }
+
+  private park(entry: OutboxEntry, message: string): void {
+    this.write(() => this.outbox.change(entry.seq, { state: 'parked', message, attempts: entry.attempts + 1 }));
+  }
+
+  private async create(entry: OutboxEntry): Promise<'done' | 'parked'> {
+    const path = `/rest/${pathOf(entry.resource)}/`;
+    if (entry.state === 'sending') {
+      // The request may have reached the central server before the answer was lost.
+      const found = await this.findByUnique(entry);
+      // Adopted only if it is ours: a colleague's object of the same name is not.
+      if (found && Object.entries(entry.fields).every(([field, value]) => sameForSync(field, found[field], value))) {
+        this.created(entry, found);
+        return 'done';
+      }
+    } else {
+      this.write(() => this.outbox.change(entry.seq, { state: 'sending', attempts: entry.attempts + 1 }));
+    }
+    crashPoint('before-send');
+    const reply = await this.client.send('POST', path, { ...entry.fields, ...(entry.comment === null ? {} : { comment: entry.comment }) });
+    crashPoint('after-response');
+    if (reply.status === 201 && reply.body && typeof reply.body === 'object' && !Array.isArray(reply.body)) {
+      this.created(entry, reply.body);
+      return 'done';
+    }
+    if (reply.status >= 400 && reply.status < 500) {
+      this.park(entry, refusal(reply));
+      return 'parked';
+    }
+    // A 5xx leaves the outcome unknown: the entry stays 'sending' and is looked up next time.
+    throw new RemoteError('network', `the central server answered ${reply.status} to a create`, reply.status);
+  }
+
+  private async update(entry: OutboxEntry): Promise<'done' | 'parked' | 'conflict'> {
+    const path = `/rest/${pathOf(entry.resource)}/${entry.pk}/`;
+    const current = await this.client.send('GET', path);
+    if (current.status === 404) {
+      this.park(entry, 'The object was deleted on the central server; this change cannot be applied.');
+      return 'parked';
+    }
+    if (current.status !== 200 || !current.body || typeof current.body !== 'object' || Array.isArray(current.body)) {
+      throw new RemoteError('network', `the central server answered ${current.status} when reading the object`, current.status);
+    }
+    const theirs = current.body;
+    const { patch, conflicts } = mergeFields(entry.fields, entry.base, theirs);
+    let latest: JsonObject = theirs;
+    if (Object.keys(patch).length > 0) {
+      crashPoint('before-send');
+      const reply = await this.client.send('PATCH', path, { ...patch, ...(entry.comment === null ? {} : { comment: entry.comment }) });
+      crashPoint('after-response');
+      if (reply.status >= 400 && reply.status < 500) {
+        this.park(entry, refusal(reply));
+        return 'parked';
+      }
+      if (reply.status !== 200 || !reply.body || typeof reply.body !== 'object' || Array.isArray(reply.body)) {
+        throw new RemoteError('network', `the central server answered ${reply.status} to a change`, reply.status);
+      }
+      latest = reply.body;
+    }
+    const conflicting = Object.keys(conflicts);
+    this.write(() => {
+      // The entry first: what the mirror keeps on top of the remote's object depends on it.
+      if (conflicting.length === 0) this.outbox.remove(entry.seq);
+      else {
+        const mine: JsonObject = {};
+        const base: JsonObject = {};
+        for (const field of conflicting) {
+          mine[field] = entry.fields[field] ?? null;
+          base[field] = entry.base[field] ?? null;
+        }
+        this.outbox.change(entry.seq, { state: 'conflict', fields: mine, base, theirs: conflicts, message: null });
+      }
+      this.remember(entry.resource, latest);
+    });
+    crashPoint('after-commit');
+    return conflicting.length === 0 ? 'done' : 'conflict';
+  }
+
+  private async remove(entry: OutboxEntry): Promise<'done' | 'parked' | 'conflict'> {
+    const path = `/rest/${pathOf(entry.resource)}/${entry.pk}/`;
+    if (entry.resource !== 'network_interface') {
+      const current = await this.client.send('GET', path);
+      if (current.status === 404) {
+        this.write(() => {
+          this.outbox.remove(entry.seq);
+          this.services.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(entry.resource, entry.pk);
+        });
+        return 'done';
+      }
+      if (current.status === 200 && current.body && typeof current.body === 'object' && !Array.isArray(current.body)) {
+        // Deleting what a colleague changed meanwhile is a conflict, not a silent loss.
+        const theirs = current.body;
+        const changed: JsonObject = {};
+        for (const [field, was] of Object.entries(entry.base)) {
+          if (IGNORED_IN_DELETE_CHECK.has(field) || !(field in theirs)) continue;
+          if (!sameValue(pushValue(field, theirs[field]), pushValue(field, was))) changed[field] = theirs[field] ?? null;
+        }
+        if (Object.keys(changed).length > 0) {
+          this.write(() => {
+            this.outbox.change(entry.seq, { state: 'conflict', theirs: changed, message: 'Changed on the central server since it was deleted here.' });
+            this.remember(entry.resource, theirs);
+          });
+          return 'conflict';
+        }
+      }
+    }
+    crashPoint('before-send');
+    const reply = await this.client.send('DELETE', path, entry.comment === null ? undefined : { comment: entry.comment });
+    crashPoint('after-response');
+    if (reply.status === 204 || reply.status === 404) {
+      this.write(() => {
+        this.outbox.remove(entry.seq);
+        this.services.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(entry.resource, entry.pk);
+      });
+      return 'done';
+    }
+    if (reply.status >= 400 && reply.status < 500) {
+      this.park(entry, refusal(reply));
+      return 'parked';
+    }
+    throw new RemoteError('network', `the central server answered ${reply.status} to a delete`, reply.status);
+  }
+
+  /**
+   * Push every entry that can go now, in order. Network failures and a refused token stop the
+   * push (thrown); parked and conflicting entries hold back later entries of the same object.
+   */
+  async push(onProgress?: (progress: PushProgress) => void): Promise<PushResult> {
+    const entries = this.outbox.entries();
+    const held = new Set<string>();
+    let pushed = 0;
+    let conflicts = 0;
+    let parked = 0;
+    let waiting = 0;
+    let done = 0;
+    for (const listed of entries) {
+      if (this.stopped()) throw new SyncStopped();
+      const entry = this.outbox.get(listed.seq);
+      done++;
+      if (!entry) continue;
+      const key = objectKey(entry);
+      if (entry.state === 'parked' || entry.state === 'conflict') {
+        held.add(key);
+        if (entry.state === 'parked') parked++;
+        else conflicts++;
+        continue;
+      }
+      if (held.has(key) || waitsForCreate(entry)) {
+        held.add(key);
+        waiting++;
+        continue;
+      }
+      const outcome = entry.op === 'create' ? await this.create(entry) : entry.op === 'update' ? await this.update(entry) : await this.remove(entry);
+      if (outcome === 'done') pushed++;
+      else {
+        held.add(key);
+        if (outcome === 'parked') parked++;
+        else conflicts++;
+      }
+      onProgress?.({ done, total: entries.length });
+    }
+    return { pushed, conflicts, parked, waiting };
+  }
+}
+
+export type { JsonValue };

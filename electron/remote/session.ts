@@ -1,0 +1,103 @@
+/**
+ * A bound workspace's link to its central server while it is open (app.md §3): the remote's
+ * client, the sync engine, and the timer that syncs on connect, shortly after each local write,
+ * every few minutes while reachable, with backoff while not, and not at all while the token is
+ * refused (until it is changed or the user asks).
+ */
+import { nextSyncDelay, PUSH_DELAY_MS, type SyncOutcome } from '../../shared/sync/schedule';
+import type { Services } from '../server/services';
+import { RemoteClient, type ClientOptions, type RemoteConfig } from './client';
+import { SyncEngine, type EngineOptions, type SyncReport } from './engine';
+import { OutboxRecorder } from './outbox';
+
+export interface SessionOptions extends EngineOptions {
+  /** Sync on a timer and after writes (the app, `outpost serve`); off for one-shot commands. */
+  readonly auto?: boolean;
+  readonly client?: ClientOptions;
+  /** Replaces the schedule's delays (tests). */
+  readonly delay?: (outcome: SyncOutcome, failures: number) => number | null;
+  readonly pushDelayMs?: number;
+}
+
+function outcomeOf(report: SyncReport): SyncOutcome {
+  if (report.outcome !== 'error') return report.outcome;
+  switch (report.error?.kind) {
+    case 'auth':
+      return 'auth';
+    case 'network':
+    case 'timeout':
+    case 'tls':
+    case 'busy':
+      return 'unreachable';
+    default:
+      return 'failed';
+  }
+}
+
+export class RemoteSession {
+  readonly client: RemoteClient;
+  readonly engine: SyncEngine;
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private closed = false;
+  private readonly unsubscribe: (() => void) | undefined;
+
+  constructor(
+    services: Services,
+    readonly config: RemoteConfig,
+    token: () => string,
+    private readonly options: SessionOptions = {},
+  ) {
+    this.client = new RemoteClient(config, token, options.client);
+    this.engine = new SyncEngine(services, this.client, { name: config.name, url: config.url }, options);
+    const recorder = services.recorder;
+    if (options.auto && recorder instanceof OutboxRecorder) {
+      this.unsubscribe = recorder.onRecorded(() => this.soon(options.pushDelayMs ?? PUSH_DELAY_MS));
+    }
+    if (options.auto) this.soon(0);
+  }
+
+  /** Run a sync in `ms` (sooner than one already planned). */
+  private soon(ms: number): void {
+    if (this.closed || this.engine.connection === 'auth_failed') return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.syncNow({}).catch(() => undefined), ms);
+    this.timer.unref?.();
+  }
+
+  /** A sync now (the user's "Sync now", or the timer); plans the next automatic one. */
+  async syncNow(options: Parameters<SyncEngine['sync']>[0]): Promise<SyncReport> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const report = await this.engine.sync(options);
+    const outcome = outcomeOf(report);
+    this.failures = outcome === 'unreachable' ? this.failures + 1 : 0;
+    if (this.options.auto && !this.closed) {
+      const delay = (this.options.delay ?? nextSyncDelay)(outcome, this.failures);
+      if (delay !== null) {
+        this.timer = setTimeout(() => void this.syncNow({}).catch(() => undefined), delay);
+        this.timer.unref?.();
+      }
+    }
+    return report;
+  }
+
+  /** The remote's token was replaced: try again at once. */
+  tokenChanged(): void {
+    this.engine.tokenChanged();
+    if (this.options.auto) this.soon(0);
+  }
+
+  /** After a conflict is resolved or a change retried: push soon. */
+  nudge(): void {
+    if (this.options.auto) this.soon(this.options.pushDelayMs ?? PUSH_DELAY_MS);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.unsubscribe?.();
+    await this.engine.stop();
+    await this.client.close();
+  }
+}
