@@ -27,6 +27,7 @@ if (process.argv.includes('--bench')) {
       bareServer: path.join(root, 'bench/bareServer.ts'),
       profile: path.join(root, 'bench/profile.ts'),
       'ui.bench': path.join(root, 'bench/ui.bench.ts'),
+      'sync.bench': path.join(root, 'bench/sync.bench.ts'),
     },
     outdir: path.join(root, 'dist/bench'),
     outExtension: { '.js': '.cjs' },

@@ -16,6 +16,7 @@ import { listen, type RunningServer } from './server/http/nodeAdapter';
 import { DatabaseTooNewError } from './server/store/database';
 import { DataFolderError } from './workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from './workspaces/host';
+import { fileSecrets, relaySecrets, type SecretStore } from './remote/remotes';
 import { parseSupervisorMessage, type ServerMessage } from './main/serverMessages';
 
 /** The parent's end as this process sees it (Electron's ParentPort has this shape). */
@@ -30,6 +31,11 @@ export interface ServerProcessOptions {
   readonly rendererDir?: string;
   /** better-sqlite3 built for Electron (under Electron); Node's own build otherwise. */
   readonly nativeBinding?: string;
+  /**
+   * Where remote tokens live: `relay` — the main process keeps them with safeStorage and sends
+   * them at start; `file` (default) — 0600 files in the data folder, as the CLI keeps them.
+   */
+  readonly secrets?: 'relay' | 'file';
 }
 
 export interface ServerProcessRun extends ServerProcessOptions {
@@ -54,14 +60,35 @@ export function isPermanentFailure(error: unknown): boolean {
   return code === 'ERR_DLOPEN_FAILED' || (typeof message === 'string' && /NODE_MODULE_VERSION|better_sqlite3\.node/.test(message));
 }
 
+/** The tokens the main process sends right after the start (it always does, at once). */
+function secretsFromMain(port: ParentPortLike, timeoutMs: number): Promise<Readonly<Record<string, string>>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the app did not hand over the remote tokens')), timeoutMs);
+    timer.unref?.();
+    port.on('message', (event) => {
+      const message = parseSupervisorMessage(event.data);
+      if (message?.type !== 'secrets') return;
+      clearTimeout(timer);
+      resolve(message.secrets);
+    });
+  });
+}
+
 export async function runServerProcess(run: ServerProcessRun): Promise<RunningServerProcess | undefined> {
   const log = run.log ?? ((line: string) => process.stderr.write(line + '\n'));
   let host: WorkspaceHost | undefined;
   try {
+    let secrets: SecretStore | undefined;
+    if (run.secrets === 'relay') {
+      const initial = await secretsFromMain(run.port, 10_000);
+      secrets = relaySecrets(initial, (name, secret) => run.port.postMessage({ type: 'secret', name, secret }), fileSecrets(run.dataDir));
+    }
     host = new WorkspaceHost({
       dataDir: run.dataDir,
       instance: instanceFor('127.0.0.1'),
       ...(run.nativeBinding ? { nativeBinding: run.nativeBinding } : {}),
+      ...(secrets ? { secrets } : {}),
+      sync: { auto: true },
     });
     const handler = createAppHandler({ host, version: VERSION, ...(run.rendererDir ? { rendererDir: run.rendererDir } : {}) });
     const server = await listen(handler, { host: '127.0.0.1', port: 0 }, log);
@@ -70,7 +97,7 @@ export async function runServerProcess(run: ServerProcessRun): Promise<RunningSe
     const stop = (): Promise<void> =>
       (stopping ??= (async () => {
         await server.close();
-        opened.close();
+        await opened.close();
         run.exit(0);
       })());
     run.port.on('message', (event) => {
@@ -80,7 +107,7 @@ export async function runServerProcess(run: ServerProcessRun): Promise<RunningSe
     run.port.postMessage({ type: 'ready', port: server.port, token: opened.token });
     return { server, host: opened, stop };
   } catch (error) {
-    host?.close();
+    await host?.close();
     const message = error instanceof Error ? error.message : String(error);
     log(`the server could not start: ${message}`);
     run.port.postMessage({ type: 'failed', message, permanent: isPermanentFailure(error) });
@@ -93,15 +120,17 @@ export async function runServerProcess(run: ServerProcessRun): Promise<RunningSe
 export function parseServerProcessArgs(args: readonly string[]): ServerProcessOptions {
   const { values } = parseArgs({
     args: [...args],
-    options: { data: { type: 'string' }, renderer: { type: 'string' }, 'native-binding': { type: 'string' } },
+    options: { data: { type: 'string' }, renderer: { type: 'string' }, 'native-binding': { type: 'string' }, secrets: { type: 'string' } },
     strict: true,
   });
   if (!values.data) throw new Error('--data is required');
+  if (values.secrets !== undefined && values.secrets !== 'relay' && values.secrets !== 'file') throw new Error('--secrets takes relay or file');
   const rendererDir = values.renderer && fs.existsSync(path.join(values.renderer, 'index.html')) ? values.renderer : undefined;
   return {
     dataDir: values.data,
     ...(rendererDir ? { rendererDir } : {}),
     ...(values['native-binding'] ? { nativeBinding: values['native-binding'] } : {}),
+    ...(values.secrets === 'relay' || values.secrets === 'file' ? { secrets: values.secrets } : {}),
   };
 }
 

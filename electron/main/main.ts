@@ -2,7 +2,7 @@
  * The Electron main process's entry (bundled as dist/electron/main.cjs). The one main-process
  * file that imports Electron: it hands Electron's modules to runOutpost, where the logic is.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, screen, session, shell, utilityProcess } from 'electron';
 import { runOutpost } from './outpostApp';
 
 runOutpost(
@@ -24,6 +24,7 @@ runOutpost(
     fork: (modulePath, args, options) => utilityProcess.fork(modulePath, args, { ...options, stdio: 'inherit' }),
     // Like the session, the screen module may be touched only once the app is ready.
     screen: { getAllDisplays: () => screen.getAllDisplays() },
+    safeStorage,
   },
   {
     env: process.env,

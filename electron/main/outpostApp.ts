@@ -32,6 +32,7 @@ import { appPaths } from './paths';
 import { dialogFor, saveFile } from './saveFile';
 import { denyPermissions, guardAllWebContents, mainWindowOptions, restrictRequests } from './security';
 import { askServer } from './serverClient';
+import { SecretVault, type SafeStorageLike } from './secretVault';
 import { ServerSupervisor, type ForkServer, type SupervisorOptions } from './serverSupervisor';
 import { loadWindowState, saveWindowState, trackWindowState } from './windowState';
 
@@ -56,6 +57,8 @@ export interface ElectronModules {
   readonly menu: { buildFromTemplate(template: MenuItemConstructorOptions[]): Menu; setApplicationMenu(menu: Menu | null): void };
   readonly fork: ForkServer;
   readonly screen: Pick<Screen, 'getAllDisplays'>;
+  /** Encrypts remote tokens at rest (usable once the app is ready). */
+  readonly safeStorage: SafeStorageLike;
 }
 
 export interface RuntimeInfo {
@@ -131,11 +134,20 @@ export async function runOutpost(electron: ElectronModules, runtime: RuntimeInfo
   restrictRequests(session, !packaged);
   electron.menu.setApplicationMenu(electron.menu.buildFromTemplate(applicationMenu({ platform: runtime.platform, packaged })));
 
+  // Remote tokens: encrypted by the OS through safeStorage; where it cannot (Linux without a
+  // keyring), the server keeps them in 0600 files as the CLI does.
+  const vault = electron.safeStorage.isEncryptionAvailable() ? new SecretVault(dataDir, electron.safeStorage, (line) => process.stderr.write(`${line}\n`)) : undefined;
   const supervisor = new ServerSupervisor({
     ...runtime.supervisor,
     fork: electron.fork,
     modulePath: paths.serverModule,
-    args: ['--data', dataDir, '--renderer', paths.rendererDir, '--native-binding', paths.nativeBinding],
+    args: ['--data', dataDir, '--renderer', paths.rendererDir, '--native-binding', paths.nativeBinding, '--secrets', vault ? 'relay' : 'file'],
+    ...(vault
+      ? {
+          secrets: () => vault.loadAll(),
+          onSecret: (name: string, secret: string | null) => (secret === null ? vault.remove(name) : vault.store(name, secret)),
+        }
+      : {}),
   });
   supervisor.start();
   handleAppProtocol(electron.protocol, { rendererDir: paths.rendererDir, endpoint: () => supervisor.whenRunning(15_000) });

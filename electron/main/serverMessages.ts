@@ -15,13 +15,19 @@ export type ServerMessage =
   /** The local token changed (the admin regenerated it): forward with the new one. */
   | { readonly type: 'token'; readonly token: string }
   /** Could not start; `permanent` when starting again would fail the same way. */
-  | { readonly type: 'failed'; readonly message: string; readonly permanent: boolean };
+  | { readonly type: 'failed'; readonly message: string; readonly permanent: boolean }
+  /** A remote's token was set (or removed: null): the main process keeps it encrypted. */
+  | { readonly type: 'secret'; readonly name: string; readonly secret: string | null };
 
-export type SupervisorMessage = { readonly type: 'stop' };
+export type SupervisorMessage =
+  | { readonly type: 'stop' }
+  /** The remote tokens, decrypted, sent once right after the server process starts. */
+  | { readonly type: 'secrets'; readonly secrets: Readonly<Record<string, string>> };
 
 export const STOP: SupervisorMessage = { type: 'stop' };
 
 const TOKEN = /^[\x21-\x7e]{1,128}$/;
+const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,10 +52,25 @@ export function parseServerMessage(value: unknown): ServerMessage | undefined {
     if (typeof message !== 'string') return undefined;
     return { type, message: message.slice(0, 1000), permanent: permanent === true };
   }
+  if (type === 'secret') {
+    const { name, secret } = value;
+    if (typeof name !== 'string' || !REMOTE_NAME.test(name)) return undefined;
+    if (secret !== null && (typeof secret !== 'string' || !TOKEN.test(secret))) return undefined;
+    return { type, name, secret };
+  }
   return undefined;
 }
 
 /** A message from the main process, or undefined when it is not one. */
 export function parseSupervisorMessage(value: unknown): SupervisorMessage | undefined {
-  return isRecord(value) && value.type === 'stop' ? STOP : undefined;
+  if (!isRecord(value)) return undefined;
+  if (value.type === 'stop') return STOP;
+  if (value.type === 'secrets' && isRecord(value.secrets)) {
+    const secrets: Record<string, string> = {};
+    for (const [name, secret] of Object.entries(value.secrets)) {
+      if (REMOTE_NAME.test(name) && typeof secret === 'string' && TOKEN.test(secret)) secrets[name] = secret;
+    }
+    return { type: 'secrets', secrets };
+  }
+  return undefined;
 }

@@ -45,6 +45,10 @@ export interface SupervisorOptions {
   /** How long `stop()` waits for a clean exit before killing. */
   readonly stopTimeoutMs?: number;
   readonly clock?: Clock;
+  /** The remote tokens handed to each new server process (the app's safeStorage vault). */
+  readonly secrets?: () => Readonly<Record<string, string>>;
+  /** A token the server process set (null: removed), to keep encrypted. */
+  readonly onSecret?: (name: string, secret: string | null) => void;
 }
 
 export const DEFAULTS = {
@@ -75,7 +79,7 @@ export class ServerSupervisor {
   private timer: unknown;
   private stopping: Promise<void> | undefined;
   private readonly listeners = new Set<(status: ServerStatus) => void>();
-  private readonly options: Required<Omit<SupervisorOptions, 'clock'>> & { clock: Clock };
+  private readonly options: Required<Omit<SupervisorOptions, 'clock' | 'secrets' | 'onSecret'>> & Pick<SupervisorOptions, 'secrets' | 'onSecret'> & { clock: Clock };
 
   constructor(options: SupervisorOptions) {
     this.options = { ...DEFAULTS, clock: realClock, ...options };
@@ -137,6 +141,7 @@ export class ServerSupervisor {
     }
     this.child = child;
     this.ready = undefined;
+    if (this.options.secrets) child.postMessage({ type: 'secrets', secrets: this.options.secrets() });
     let settled = false;
     let reported: { message: string; permanent: boolean } | undefined;
     this.timer = clock.setTimeout(() => {
@@ -157,6 +162,8 @@ export class ServerSupervisor {
         this.ready = { ...this.ready, token: message.token };
       } else if (message.type === 'failed') {
         reported = { message: message.message, permanent: message.permanent };
+      } else if (message.type === 'secret') {
+        this.options.onSecret?.(message.name, message.secret);
       }
     });
     child.on('exit', (code) => {

@@ -31,6 +31,28 @@ export function fileSecrets(dataDir: string): SecretStore {
   };
 }
 
+/**
+ * The desktop app's store: tokens decrypted by the main process (Electron safeStorage) and handed
+ * over at start; a new or removed token is handed back to be encrypted and written there. A token
+ * the CLI wrote (a 0600 file) is still found.
+ */
+export function relaySecrets(initial: Readonly<Record<string, string>>, tell: (name: string, secret: string | null) => void, fallback?: SecretStore): SecretStore {
+  const secrets = new Map(Object.entries(initial));
+  return {
+    read: (name) => secrets.get(name) ?? fallback?.read(name),
+    write: (name, secret) => {
+      secrets.set(name, secret);
+      tell(name, secret);
+      fallback?.remove(name);
+    },
+    remove: (name) => {
+      secrets.delete(name);
+      tell(name, null);
+      fallback?.remove(name);
+    },
+  };
+}
+
 /** Secrets kept in memory only (tokens handed over by the Electron main process). */
 export function memorySecrets(initial: Readonly<Record<string, string>> = {}): SecretStore {
   const secrets = new Map(Object.entries(initial));

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { IPC } from '../../shared/app/bridge';
 import { menuRoles } from '../../electron/main/menu';
 import { runOutpost, userDataDir, type ElectronModules, type OutpostWindow, type RunningApp, type RuntimeInfo } from '../../electron/main/outpostApp';
@@ -42,9 +42,13 @@ class FakeWindow extends EventEmitter {
   loadURL = async (url: string) => void this.loaded.push(url);
 }
 
-/** A utility process running the real server process in this one, over a fake port pair. */
+/**
+ * A utility process running the real server process in this one, over a fake port pair. As
+ * Electron's parentPort does, messages sent before the child listens are queued for it.
+ */
 class InProcessServer extends EventEmitter implements ServerChild {
   private toServer: ((event: { data: unknown }) => void) | undefined;
+  private readonly queued: unknown[] = [];
 
   constructor(args: string[]) {
     super();
@@ -54,14 +58,22 @@ class InProcessServer extends EventEmitter implements ServerChild {
     setImmediate(() => {
       void runServerProcess({
         ...options,
-        port: { on: (_event, listener) => (this.toServer = listener), postMessage: (message) => this.emit('message', message) },
+        port: {
+          on: (_event, listener) => {
+            const previous = this.toServer;
+            this.toServer = (event) => (previous?.(event), listener(event));
+            for (const data of this.queued.splice(0)) listener({ data });
+          },
+          postMessage: (message) => this.emit('message', message),
+        },
         exit: (code) => this.emit('exit', code),
         log: () => {},
       });
     });
   }
   postMessage(message: unknown): void {
-    this.toServer?.({ data: message });
+    if (this.toServer) this.toServer({ data: message });
+    else this.queued.push(message);
   }
   kill(): boolean {
     this.emit('exit', -1);
@@ -103,7 +115,14 @@ afterEach(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function harness(options: { lock?: boolean; serverInProcess?: boolean; packaged?: boolean } = {}): Harness {
+/** safeStorage stand-in: reversible, and visibly not the plain text. */
+const fakeSafeStorage = (available: boolean) => ({
+  isEncryptionAvailable: () => available,
+  encryptString: (text: string) => Buffer.from(`sealed:${Buffer.from(text).toString('base64')}`),
+  decryptString: (data: Buffer) => Buffer.from(data.toString().replace(/^sealed:/, ''), 'base64').toString(),
+});
+
+function harness(options: { lock?: boolean; serverInProcess?: boolean; packaged?: boolean; encryption?: boolean } = {}): Harness {
   const log: string[] = [];
   let ready!: () => void;
   const whenReady = new Promise<void>((resolve) => (ready = resolve));
@@ -170,6 +189,7 @@ function harness(options: { lock?: boolean; serverInProcess?: boolean; packaged?
       return new FakeChild(modulePath, args);
     },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
+    safeStorage: fakeSafeStorage(options.encryption ?? true),
   };
   (h as { electron: unknown }).electron = electron;
   return h;
@@ -311,9 +331,46 @@ describe('with the server process', () => {
           path.join(projectDir, 'dist', 'renderer'),
           '--native-binding',
           path.join(projectDir, 'build', 'native', 'electron-45.4.1-linux-x64', 'better_sqlite3.node'),
+          '--secrets',
+          'relay',
         ],
       },
     ]);
+  });
+
+  test('remote tokens are kept encrypted by safeStorage, never in plain text, and handed to the next server process', async () => {
+    const h = harness({ serverInProcess: true });
+    const app = await started(h);
+    await untilRunning(app);
+    const headers = { 'Content-Type': 'application/json' };
+    const token = 'c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3';
+    const added = await h.protocolHandler!(
+      new Request('app://outpost/app/remotes', { method: 'POST', headers, body: JSON.stringify({ name: 'central', url: 'https://central.example.com', token }) }),
+    );
+    expect(added.status).toBe(201);
+    const remotes = path.join(appData, 'Outpost', 'remotes');
+    await vi.waitFor(() => expect(fs.existsSync(path.join(remotes, 'central.token.enc'))).toBe(true));
+    const sealed = fs.readFileSync(path.join(remotes, 'central.token.enc'));
+    expect(sealed.toString()).not.toContain(token);
+    expect(fs.statSync(path.join(remotes, 'central.token.enc')).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(remotes, 'central.token'))).toBe(false);
+    const listed = await (await h.protocolHandler!(new Request('app://outpost/app/remotes'))).json();
+    expect(listed).toEqual([{ name: 'central', url: 'https://central.example.com', insecure: false, pin: null, hasToken: true }]);
+    expect(JSON.stringify(listed)).not.toContain(token);
+
+    await app.supervisor.stop();
+    running = undefined;
+    const again = harness({ serverInProcess: true });
+    const restarted = await started(again);
+    await untilRunning(restarted);
+    const relisted = await (await again.protocolHandler!(new Request('app://outpost/app/remotes'))).json();
+    expect(relisted[0].hasToken).toBe(true);
+  });
+
+  test('without an OS keyring the server keeps remote tokens in 0600 files, as the CLI does', async () => {
+    const h = harness({ encryption: false });
+    await started(h);
+    expect(h.forks[0]!.args.slice(-2)).toEqual(['--secrets', 'file']);
   });
 
   test('app:// serves the renderer and forwards the API to it with the local token', async () => {
