@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 export default function setup(): void {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   execFileSync(process.execPath, [path.join(root, 'build/bundle.mjs'), '--quiet'], { cwd: root, stdio: 'inherit' });
+  // For a run of tests that do not open the UI (set by hand while the renderer is being edited).
+  if (process.env.OUTPOST_TEST_SKIP_RENDERER === '1') return;
   const target = path.join(root, 'dist', 'renderer');
   const fresh = `${target}.${process.pid}`;
   execFileSync(
