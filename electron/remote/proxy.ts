@@ -103,7 +103,8 @@ export async function proxy(req: ApiRequest, { services, session }: ProxyTarget)
   try {
     answer = await session.client.stream(req.method, upstream, headers, req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body);
   } catch (error) {
-    const reason = error instanceof RemoteError ? error.message : `the central server cannot be reached (${(error as Error).message})`;
+    const code = (error as { code?: string }).code;
+    const reason = error instanceof RemoteError ? error.message : `the central server ${session.config.url} cannot be reached (${code ?? (error as Error).message})`;
     return jsonResponse(502, { detail: `Bad gateway: ${reason}.` });
   }
   const remoteApi = session.client.url('/rest/');
