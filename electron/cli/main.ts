@@ -1,6 +1,7 @@
 /** The `outpost` command line. Every error is one clear line on stderr and a non-zero exit. */
 import { DatabaseTooNewError } from '../server/store/database';
 import { DataFolderError } from '../workspaces/dataFolder';
+import { exportCommand, importBundleCommand } from './bundles';
 import { importCommand } from './imports';
 import { remoteCommand, workspaceCommand } from './remotes';
 import { conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
@@ -31,6 +32,10 @@ async function run(argv: readonly string[]): Promise<number> {
       return importCommand('hosts', args, out);
     case 'import-threats':
       return importCommand('threats', args, out);
+    case 'export':
+      return exportCommand(args, out);
+    case 'import':
+      return importBundleCommand(args, out);
     case 'remote':
       return remoteCommand(args, out);
     case 'workspace':

@@ -6,6 +6,8 @@ Commands:
                    [--tls self-signed | --cert FILE --key FILE] [--admin-token TOKEN]
   import-hosts F   import a JSON array of host identities ({"ip", "hits"?, "host_id"})
   import-threats F import a JSON array of threats (the API's threat objects)
+  export FILE      a workspace to one JSON bundle [--force to replace FILE]
+  import FILE      a new workspace from a bundle (named as in it, or --workspace NAME)
 
   remote add NAME URL --token T [--insecure | --pin SHA256]
                    a central server (its token kept in a 0600 file; --token-file F reads it)

@@ -1,0 +1,62 @@
+/**
+ * `outpost export FILE` and `outpost import FILE` (app.md §2, §5): a workspace to and from one JSON
+ * bundle, as the Settings screen's buttons do. An import creates a new workspace, whole or not at all.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseJsonBytes } from '../../shared/api/pythonJson';
+import { BundleError, bundleJson } from '../workspaces/bundle';
+import { defaultDataDir } from '../workspaces/dataFolder';
+import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
+import { COMMON_OPTIONS, instanceFor, parseCommand } from './context';
+
+type Out = (line: string) => void;
+
+async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) => T): Promise<T> {
+  const host = new WorkspaceHost({ dataDir: data ?? defaultDataDir(), instance: instanceFor('127.0.0.1') });
+  try {
+    return fn(host);
+  } catch (error) {
+    if (error instanceof WorkspaceError || error instanceof BundleError) throw new Error(error.message);
+    throw error;
+  } finally {
+    await host.close();
+  }
+}
+
+export async function exportCommand(args: readonly string[], out: Out): Promise<number> {
+  const { values, positionals } = parseCommand(args, { ...COMMON_OPTIONS, force: { type: 'boolean' } }, 1);
+  const file = positionals[0]!;
+  if (fs.existsSync(file) && !values.force) throw new Error(`${file} exists already; give --force to replace it`);
+  return withHost(values.data, (host) => {
+    const name = values.workspace ?? host.name;
+    const bundle = host.exportBundle(name);
+    const temporary = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.tmp`);
+    fs.writeFileSync(temporary, JSON.stringify(bundleJson(bundle)), { mode: 0o600 });
+    fs.renameSync(temporary, file);
+    out(`workspace "${name}" exported to ${file}`);
+    return 0;
+  });
+}
+
+export async function importBundleCommand(args: readonly string[], out: Out): Promise<number> {
+  const { values, positionals } = parseCommand(args, COMMON_OPTIONS, 1);
+  const file = positionals[0]!;
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const parsed = parseJsonBytes(bytes);
+  if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.reason}`);
+  const value = parsed.value;
+  const named = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.name === 'string' ? value.name : undefined;
+  const name = values.workspace ?? named;
+  if (name === undefined) throw new Error(`${file} does not name its workspace; give --workspace NAME`);
+  return withHost(values.data, (host) => {
+    host.importBundle(name, value);
+    out(`workspace "${name}" imported from ${file}`);
+    return 0;
+  });
+}

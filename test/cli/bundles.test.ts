@@ -1,0 +1,74 @@
+/** `outpost export FILE` and `outpost import FILE` (app.md §5): the Settings buttons on the command line. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, test } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLI = path.join(ROOT, 'dist/node/outpost.cjs');
+
+const folders: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-bundle-'));
+  folders.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function run(dir: string, args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args, '--data', dir], { encoding: 'utf8', timeout: 30_000 });
+}
+
+const hosts = [{ ip: '10.9.8.7', hits: 3, host_id: { first_seen: '2026-11-01T08:00:00.000000+00:00', last_seen: '2026-11-02T08:00:00.000000+00:00', hostname: [{ host: 'db.example', first_seen: '2026-11-01T08:00:00.000000+00:00', last_seen: '2026-11-02T08:00:00.000000+00:00' }] } }];
+
+describe('export and import of a workspace', () => {
+  test('a workspace exported to a file comes back whole under the name it had, or another', () => {
+    const dir = tempDir();
+    const input = path.join(dir, 'hosts.json');
+    fs.writeFileSync(input, JSON.stringify(hosts));
+    expect(run(dir, ['import-hosts', input, '--workspace', 'lyon']).status).toBe(0);
+    const bundle = path.join(dir, 'lyon.outpost.json');
+    const exported = run(dir, ['export', bundle, '--workspace', 'lyon']);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(`workspace "lyon" exported to ${bundle}`);
+    expect(fs.statSync(bundle).mode & 0o777).toBe(0o600);
+
+    const other = tempDir();
+    const imported = run(other, ['import', bundle]);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('workspace "lyon" imported');
+    const db = new Database(path.join(other, 'workspaces', 'lyon.sqlite3'), { readonly: true });
+    expect(db.prepare('SELECT ip FROM host_id').pluck().all()).toEqual(['10.9.8.7']);
+    db.close();
+    expect(run(other, ['import', bundle, '--workspace', 'copy']).status).toBe(0);
+  });
+
+  test('bad input: an existing file, a taken name, a file that is not a bundle → a message and exit 1, nothing written', () => {
+    const dir = tempDir();
+    const bundle = path.join(dir, 'b.json');
+    expect(run(dir, ['export', bundle]).status).toBe(0);
+    const again = run(dir, ['export', bundle]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/exists already; give --force/);
+    expect(run(dir, ['export', bundle, '--force']).status).toBe(0);
+
+    const taken = run(dir, ['import', bundle, '--workspace', 'default']);
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toMatch(/a workspace named "default" exists already/);
+
+    const junk = path.join(dir, 'junk.json');
+    fs.writeFileSync(junk, '{"format": "something else"}');
+    const refused = run(dir, ['import', junk, '--workspace', 'x']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^outpost: /);
+    expect(fs.existsSync(path.join(dir, 'workspaces', 'x.sqlite3'))).toBe(false);
+
+    fs.writeFileSync(junk, '{not json');
+    expect(run(dir, ['import', junk]).stderr).toMatch(/is not valid JSON/);
+  });
+});
