@@ -6,14 +6,16 @@ import { HistoryScreen } from './screens/HistoryScreen';
 import { HostsScreen } from './screens/HostsScreen';
 import { ProbesScreen } from './screens/ProbesScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+import { SyncScreen } from './screens/SyncScreen';
 import { TemplatesScreen } from './screens/TemplatesScreen';
-import { followServerStatus, useStatus } from './stores/status';
+import { followAppStatus, followServerStatus } from './stores/status';
 
 const VIEWS: Record<ScreenPath, () => JSX.Element> = {
   probes: ProbesScreen,
   templates: TemplatesScreen,
   hosts: HostsScreen,
   history: HistoryScreen,
+  sync: SyncScreen,
   settings: SettingsScreen,
 };
 
@@ -24,8 +26,13 @@ function isScreen(path: string | undefined): path is ScreenPath {
 export function App() {
   const route = useRoute();
   useEffect(() => {
-    void useStatus.getState().refresh();
-    return followServerStatus();
+    // The status bar reads the app status on its own (its sync indicator must follow syncs).
+    const stopStatus = followAppStatus();
+    const stopServer = followServerStatus();
+    return () => {
+      stopStatus();
+      stopServer();
+    };
   }, []);
   const first = route.segments[0];
   const current: ScreenPath = isScreen(first) ? first : 'probes';

@@ -73,3 +73,38 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
+
+export interface PageSession {
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * A signed-in browser on a server started by the test (e.g. a workspace bound to a central
+ * server). `expectedStatuses` are answers the page may log as failed loads without it being a
+ * problem (e.g. 502 from the proxy while the central server is unreachable).
+ */
+export async function openAppAt(url: string, options: { viewport?: { width: number; height: number }; expectedStatuses?: readonly number[] } = {}): Promise<PageSession> {
+  buildRenderer();
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 860 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const expected = new RegExp(['403', '404', '400', '409', ...(options.expectedStatuses ?? []).map(String)].join('|'));
+  page.on('pageerror', (error) => problems.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expected.test(message.text())) problems.push(message.text());
+  });
+  await signIn(page, url);
+  return {
+    browser,
+    context,
+    page,
+    close: async () => {
+      await browser.close();
+      if (problems.length > 0) throw new Error(`the page reported errors:\n${problems.join('\n')}`);
+    },
+  };
+}

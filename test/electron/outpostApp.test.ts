@@ -363,8 +363,8 @@ describe('with the server process', () => {
     const again = harness({ serverInProcess: true });
     const restarted = await started(again);
     await untilRunning(restarted);
-    const relisted = await (await again.protocolHandler!(new Request('app://outpost/app/remotes'))).json();
-    expect(relisted[0].hasToken).toBe(true);
+    const relisted = (await (await again.protocolHandler!(new Request('app://outpost/app/remotes'))).json()) as { hasToken: boolean }[];
+    expect(relisted[0]?.hasToken).toBe(true);
   });
 
   test('without an OS keyring the server keeps remote tokens in 0600 files, as the CLI does', async () => {

@@ -32,6 +32,8 @@ export interface BoundOptions {
   readonly remote?: string;
   readonly token?: string;
   readonly sync?: SessionOptions;
+  /** Serve the renderer's build from this folder too (browser tests). */
+  readonly rendererDir?: string;
 }
 
 export async function startBound(reference: Pick<ReferenceServer, 'url' | 'token'>, options: BoundOptions = {}): Promise<BoundWorkspace> {
@@ -45,7 +47,7 @@ export async function startBound(reference: Pick<ReferenceServer, 'url' | 'token
   if (!setup.list().some((w) => w.name === workspace)) setup.create(workspace, { remote });
   await setup.close();
   const host = new WorkspaceHost({ ...base, workspace });
-  const server = await listen(createAppHandler({ host, version: 'test' }), { host: '127.0.0.1', port: 0 });
+  const server = await listen(createAppHandler({ host, version: 'test', ...(options.rendererDir ? { rendererDir: options.rendererDir } : {}) }), { host: '127.0.0.1', port: 0 });
   const session = (): RemoteSession => {
     const current = host.session();
     if (!(current instanceof RemoteSession)) throw new Error('the workspace is not linked to its remote');

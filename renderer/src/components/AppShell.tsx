@@ -5,12 +5,14 @@
 import type { ReactNode } from 'react';
 import { href } from '../router';
 import { useStatus } from '../stores/status';
+import { SyncIndicator } from './SyncIndicator';
 
 export const SCREENS = [
   { path: 'probes', title: 'Probes' },
   { path: 'templates', title: 'Templates' },
   { path: 'hosts', title: 'Host lookup' },
   { path: 'history', title: 'History' },
+  { path: 'sync', title: 'Sync' },
   { path: 'settings', title: 'Settings' },
 ] as const;
 
@@ -36,6 +38,7 @@ function StatusBar() {
         Local server: <strong className={`server-${server.state}`}>{serverText[server.state]}</strong>
         {server.message ? ` — ${server.message}` : ''}
       </span>
+      {app?.sync && <SyncIndicator sync={app.sync} />}
       {app && <span>Signed in as {app.user.username}</span>}
       {error && (
         <span className="error" role="alert">

@@ -7,6 +7,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { history as historyResource, type JsonObject, type JsonValue } from '../../../shared/resources';
+import { CENTRAL, HistoryTabs, RemoteHistory } from '../components/RemoteHistory';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, useObject, usePagedList } from '../hooks';
 import { href, navigate, useRoute } from '../router';
@@ -156,7 +157,13 @@ function HistoryFilters({
   );
 }
 
+/** This workspace's history, or the central server's (`#/history/central`) for a bound workspace. */
 export function HistoryScreen() {
+  const route = useRoute();
+  return route.segments[1] === CENTRAL ? <RemoteHistory columns={COLUMNS} Filters={HistoryFilters} /> : <LocalHistory />;
+}
+
+function LocalHistory() {
   const route = useRoute();
   const list = usePagedList(LIST_PATH);
   const failure = useStore(list, (s) => s.failure);
@@ -172,6 +179,7 @@ export function HistoryScreen() {
       <section className="list-pane" aria-labelledby="history-title">
         <header className="pane-head">
           <h1 id="history-title">History</h1>
+          <HistoryTabs current="local" params={params} />
           <div className="actions">
             <button type="button" onClick={() => list.getState().refresh()}>
               Reload

@@ -10,6 +10,8 @@ import { ApiFailure, api, request } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useObject } from '../hooks';
 import { useStatus } from '../stores/status';
+import { useRemotes } from '../stores/sync';
+import { Remotes } from './SettingsRemotes';
 import './settings.css';
 
 function messageOf(error: unknown): string {
@@ -97,6 +99,8 @@ function Workspaces() {
   const [error, setError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [newName, setNewName] = useState('');
+  const [newRemote, setNewRemote] = useState('');
+  const remotes = useRemotes((s) => s.remotes);
   const [renaming, setRenaming] = useState<{ from: string; to: string } | undefined>();
   const [deleting, setDeleting] = useState<string | undefined>();
   const [importName, setImportName] = useState('');
@@ -225,11 +229,24 @@ function Workspaces() {
         aria-label="Create a workspace"
         onSubmit={(e) => {
           e.preventDefault();
-          void act(() => api.post('/app/workspaces', { name: newName }), `Workspace "${newName.trim()}" created.`).then(() => setNewName(''));
+          const bound = newRemote === '' ? '' : `, bound to the central server "${newRemote}"`;
+          void act(() => api.post('/app/workspaces', { name: newName, ...(newRemote === '' ? {} : { remote: newRemote }) }), `Workspace "${newName.trim()}" created${bound}.`).then(() => {
+            setNewName('');
+            setNewRemote('');
+          });
         }}
       >
         <label htmlFor="new-workspace">New workspace</label>
         <input id="new-workspace" value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="site-lyon" />
+        <label htmlFor="new-workspace-remote">Central server</label>
+        <select id="new-workspace-remote" value={newRemote} onChange={(e) => setNewRemote(e.target.value)}>
+          <option value="">none (standalone)</option>
+          {remotes.map((remote) => (
+            <option key={remote.name} value={remote.name}>
+              {remote.name} ({remote.url})
+            </option>
+          ))}
+        </select>
         <button type="submit">Create workspace</button>
       </form>
       <form
@@ -270,6 +287,7 @@ export function SettingsScreen() {
       <h1>Settings</h1>
       <Account />
       <Workspaces />
+      <Remotes />
     </div>
   );
 }

@@ -7,12 +7,16 @@ import type { ServerStatus } from '../../../shared/app/bridge';
 import type { JsonObject } from '../../../shared/resources';
 import { bridge } from '../api/bridge';
 import { api } from '../api/client';
+import { startPolling } from './poll';
+import { parseSyncStatus, type SyncStatus } from './syncModel';
 
 export interface AppStatus {
   readonly version: string;
   readonly workspace: string;
   readonly mode: 'standalone' | 'bound';
   readonly user: { readonly pk: number; readonly username: string; readonly role: string };
+  /** A bound workspace's link to its central server (the indicator); null when standalone. */
+  readonly sync: SyncStatus | null;
 }
 
 interface StatusState {
@@ -30,6 +34,7 @@ function toAppStatus(body: JsonObject): AppStatus {
     workspace: String(body.workspace),
     mode: body.mode === 'bound' ? 'bound' : 'standalone',
     user: { pk: Number(user.pk), username: String(user.username), role: String(user.role) },
+    sync: parseSyncStatus(body.sync),
   };
 }
 
@@ -56,4 +61,25 @@ export function followServerStatus(): () => void {
     useStatus.getState().setServer(status);
     if (status.state === 'running') void useStatus.getState().refresh();
   });
+}
+
+/** How often the status bar reads `/app/status`: its sync indicator changes on its own. */
+export const STATUS_POLL_MS = 3000;
+export const STATUS_POLL_SYNCING_MS = 1000;
+
+/** Keep the app status fresh: every few seconds, every second while a sync runs. */
+export function followAppStatus(): () => void {
+  const syncing = () => useStatus.getState().app?.sync?.syncing === true;
+  const poller = startPolling(
+    () => useStatus.getState().refresh(),
+    () => (syncing() ? STATUS_POLL_SYNCING_MS : STATUS_POLL_MS),
+  );
+  // A sync started elsewhere (the Sync screen) is followed closely from the moment it is known.
+  const unsubscribe = useStatus.subscribe((state, previous) => {
+    if (state.app?.sync?.syncing && !previous.app?.sync?.syncing) poller.soon(STATUS_POLL_SYNCING_MS);
+  });
+  return () => {
+    unsubscribe();
+    poller.stop();
+  };
 }

@@ -1,0 +1,46 @@
+/**
+ * The status bar's sync indicator (app.md §4: "The UI shows at all times whether it is offline,
+ * how many changes wait, and whether conflicts wait"): the connection to the central server,
+ * "Syncing…" while a sync runs, the changes waiting, refused and in conflict, each a link to
+ * where it is dealt with.
+ */
+import { href } from '../router';
+import { CONNECTION_TEXT, plural } from '../screens/syncFormat';
+import type { SyncStatus } from '../stores/syncModel';
+import './SyncIndicator.css';
+
+export function SyncIndicator({ sync }: { sync: SyncStatus }) {
+  if (sync.problem || !sync.outbox) {
+    return (
+      <span className="sync-indicator" data-testid="sync-indicator">
+        Central server: <strong className="sync-problem">not configured</strong>{' '}
+        <a href={href('/settings')} title={sync.problem ?? undefined}>
+          set up the remote “{sync.remote.name}”
+        </a>
+      </span>
+    );
+  }
+  const { pending, parked, conflicts } = sync.outbox;
+  return (
+    <span className="sync-indicator" data-testid="sync-indicator" aria-live="polite">
+      <a href={href('/sync')} className={`sync-connection sync-${sync.connection}`} title={`Central server ${sync.remote.name}: open the Sync screen`}>
+        <span className="sync-dot" aria-hidden="true" />
+        {CONNECTION_TEXT[sync.connection]}
+      </a>
+      {sync.syncing && <strong className="sync-running">Syncing…</strong>}
+      <a href={href('/sync')} className={pending > 0 ? 'sync-waiting' : 'sync-clear'}>
+        {pending > 0 ? plural(pending, 'change waiting', 'changes waiting') : 'No changes waiting'}
+      </a>
+      {parked > 0 && (
+        <a href={href('/sync')} className="sync-refused">
+          {plural(parked, 'refused change', 'refused changes')}
+        </a>
+      )}
+      {conflicts > 0 && (
+        <a href={href('/sync/conflicts')} className="sync-conflicts">
+          {plural(conflicts, 'conflict', 'conflicts')}
+        </a>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,351 @@
+/**
+ * Sync (app.md §3, §4 "Sync"): the central server this workspace is bound to and whether it is
+ * reachable, the last push and pull, "Sync now" with a progress bar while it runs, the changes
+ * waiting in the outbox, the changes the central server refused with its message (retry or
+ * discard), and the conflicts to resolve (`#/sync/conflicts`, `#/sync/conflicts/<seq>`).
+ * A standalone workspace has none of this: the screen says how to get a bound one.
+ */
+import { useEffect, useState } from 'react';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { href, useRoute } from '../router';
+import { useStatus } from '../stores/status';
+import { followSync, useSync } from '../stores/sync';
+import type { OutboxEntry, SyncProgress, SyncStatus } from '../stores/syncModel';
+import { ConflictView } from './ConflictView';
+import { formatSeen } from './hostsFormat';
+import {
+  ageText,
+  CONNECTION_TEXT,
+  connectionExplained,
+  entryRoute,
+  fieldLabel,
+  isMassDeleteRefusal,
+  OP_TEXT,
+  plural,
+  progressCount,
+  progressText,
+  resourceText,
+  STATE_TEXT,
+} from './syncFormat';
+import './sync.css';
+
+/** The current time, again every `ms`: ages ("3 min ago") move on by themselves. */
+function useNow(ms = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), ms);
+    return () => window.clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+function When({ value, now }: { value: string | null; now: number }) {
+  if (!value) return <span className="muted">never</span>;
+  return (
+    <>
+      <time dateTime={value}>{formatSeen(value)}</time> <span className="muted">({ageText(value, now)})</span>
+    </>
+  );
+}
+
+function ProgressBar({ progress }: { progress: SyncProgress | null }) {
+  const phase = progressText(progress);
+  const counted = progressCount(progress);
+  const known = progress !== null && progress.total > 0;
+  const percent = known ? Math.min(100, Math.round((progress.done / progress.total) * 100)) : 0;
+  return (
+    <div className="sync-progress">
+      <div className="sync-progress-text" aria-hidden="true">
+        <span>{phase}</span>
+        <span className="muted">{counted}</span>
+      </div>
+      <div
+        role="progressbar"
+        aria-label="Sync progress"
+        aria-valuemin={0}
+        aria-valuemax={known ? progress.total : undefined}
+        aria-valuenow={known ? Math.min(progress.done, progress.total) : undefined}
+        aria-valuetext={counted ? `${phase}: ${counted}` : phase}
+        className={known ? 'sync-bar' : 'sync-bar indeterminate'}
+      >
+        <div className="sync-bar-fill" style={known ? { width: `${percent}%` } : undefined} />
+      </div>
+    </div>
+  );
+}
+
+function RemoteCard({ status, now }: { status: SyncStatus; now: number }) {
+  const syncNow = useSync((s) => s.syncNow);
+  const [allowing, setAllowing] = useState(false);
+  return (
+    <section className="sync-card" aria-labelledby="sync-remote-title">
+      <h2 id="sync-remote-title">Central server</h2>
+      <div className={`sync-state sync-state-${status.connection}`} data-testid="sync-connection">
+        <span className="sync-state-dot" aria-hidden="true" />
+        <div>
+          <strong>{CONNECTION_TEXT[status.connection]}</strong>
+          <p>{connectionExplained(status)}</p>
+        </div>
+      </div>
+      <dl className="facts">
+        <dt>Remote</dt>
+        <dd>{status.remote.name}</dd>
+        <dt>URL</dt>
+        <dd>
+          <code>{status.remote.url ?? '—'}</code>
+        </dd>
+        <dt>Last push</dt>
+        <dd>
+          <When value={status.lastPush} now={now} />
+        </dd>
+        <dt>Last pull</dt>
+        <dd>
+          <When value={status.lastPull} now={now} />
+        </dd>
+        <dt>Last error</dt>
+        <dd className={status.lastError ? 'sync-last-error' : undefined}>{status.lastError ?? <span className="muted">none</span>}</dd>
+      </dl>
+      {status.syncing && <ProgressBar progress={status.progress} />}
+      {status.connection === 'auth_failed' && (
+        <p className="notice error">
+          The central server refused the token. Replace it in <a href={href('/settings')}>Settings → Remotes</a>, then sync again.
+        </p>
+      )}
+      {isMassDeleteRefusal(status.lastError) && !status.syncing && (
+        <div className="notice warn">
+          <p>
+            The last pull stopped rather than delete most of the objects of one kind here. If they really were deleted on the central server, sync
+            once allowing it.
+          </p>
+          <button type="button" className="danger" onClick={() => setAllowing(true)}>
+            Sync allowing mass delete
+          </button>
+        </div>
+      )}
+      {allowing && (
+        <ConfirmDialog
+          title="Sync allowing mass delete?"
+          message="Objects the central server no longer lists are removed from this workspace, however many. Do this only if they were really deleted there."
+          confirmLabel="Sync and delete them here"
+          withComment={false}
+          onClose={() => setAllowing(false)}
+          onConfirm={() => syncNow({ allowMassDelete: true })}
+        />
+      )}
+    </section>
+  );
+}
+
+function ObjectCell({ entry }: { entry: OutboxEntry }) {
+  const route = entryRoute(entry);
+  return (
+    <>
+      <span className="muted kind">{resourceText(entry.resource)}</span> {route ? <a href={href(route)}>{entry.label}</a> : entry.label}
+    </>
+  );
+}
+
+function changedFields(entry: OutboxEntry): string {
+  if (entry.op === 'delete') return '';
+  if (entry.op === 'create') return 'new object';
+  return Object.keys(entry.fields)
+    .map((field) => fieldLabel(entry.resource, field))
+    .join(', ');
+}
+
+function RefusedChanges({ entries, now }: { entries: readonly OutboxEntry[]; now: number }) {
+  const retry = useSync((s) => s.retry);
+  const discard = useSync((s) => s.discard);
+  const [discarding, setDiscarding] = useState<OutboxEntry | undefined>();
+  if (entries.length === 0) return null;
+  return (
+    <section className="sync-card" aria-labelledby="sync-refused-title">
+      <h2 id="sync-refused-title">Refused by the central server</h2>
+      <p className="muted">
+        These changes stay here until you act. Edit the object to fix it (the change is sent again with your edit), retry once the central server's
+        side is fixed, or discard the change.
+      </p>
+      <ul className="refused-list">
+        {entries.map((entry) => (
+          <li key={entry.seq} className="refused" aria-label={`Refused: ${OP_TEXT[entry.op].toLowerCase()} ${entry.label}`}>
+            <div>
+              <strong>{OP_TEXT[entry.op]}</strong> <ObjectCell entry={entry} />{' '}
+              <span className="muted">
+                · {ageText(entry.created, now)}
+                {entry.comment ? <> · “{entry.comment}”</> : null}
+              </span>
+            </div>
+            <p className="remote-message">
+              <span className="muted">The central server answered:</span> {entry.message ?? 'no reason given'}
+            </p>
+            <div className="actions">
+              <button type="button" onClick={() => void retry(entry.seq)} aria-label={`Retry ${entry.label}`}>
+                Retry
+              </button>
+              <button type="button" className="danger" onClick={() => setDiscarding(entry)} aria-label={`Discard ${entry.label}`}>
+                Discard
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {discarding && (
+        <ConfirmDialog
+          title={`Discard the ${OP_TEXT[discarding.op].toLowerCase()} of “${discarding.label}”?`}
+          message={
+            discarding.op === 'create'
+              ? 'The object made here is removed, with every later change to it. The central server is not told anything.'
+              : 'The object goes back to the central server’s state here. The central server is not told anything.'
+          }
+          confirmLabel="Discard the change"
+          withComment={false}
+          onClose={() => setDiscarding(undefined)}
+          onConfirm={() => discard(discarding.seq)}
+        />
+      )}
+    </section>
+  );
+}
+
+function Outbox({ entries, now }: { entries: readonly OutboxEntry[]; now: number }) {
+  return (
+    <section className="sync-card" aria-labelledby="sync-outbox-title">
+      <h2 id="sync-outbox-title">Changes waiting</h2>
+      {entries.length === 0 ? (
+        <p className="empty">Nothing waits: every change made here has reached the central server.</p>
+      ) : (
+        <table className="data outbox" aria-labelledby="sync-outbox-title">
+          <thead>
+            <tr>
+              <th scope="col">Operation</th>
+              <th scope="col">Object</th>
+              <th scope="col">Fields</th>
+              <th scope="col">State</th>
+              <th scope="col">Comment</th>
+              <th scope="col">Made</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.seq}>
+                <td>{OP_TEXT[entry.op]}</td>
+                <td>
+                  <ObjectCell entry={entry} />
+                </td>
+                <td className="muted">{changedFields(entry)}</td>
+                <td>
+                  {entry.state === 'conflict' ? (
+                    <a className="state state-conflict" href={href(`/sync/conflicts/${entry.seq}`)}>
+                      Conflict: resolve
+                    </a>
+                  ) : (
+                    <span className={`state state-${entry.state}`}>{STATE_TEXT[entry.state]}</span>
+                  )}
+                </td>
+                <td>{entry.comment ?? <span className="muted">—</span>}</td>
+                <td>
+                  <time dateTime={entry.created} title={formatSeen(entry.created)}>
+                    {ageText(entry.created, now)}
+                  </time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function ConflictsSummary({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <p className="notice warn conflicts-summary">
+      <strong>{plural(count, 'change is', 'changes are')} in conflict</strong> with what a colleague changed on the central server.{' '}
+      <a href={href('/sync/conflicts')}>Resolve conflicts</a>
+    </p>
+  );
+}
+
+function Standalone() {
+  const workspace = useStatus((s) => s.app?.workspace);
+  return (
+    <section className="sync-card" aria-labelledby="sync-standalone-title">
+      <h2 id="sync-standalone-title">This workspace is standalone</h2>
+      <p>
+        {workspace ? <>“{workspace}” </> : 'This workspace '}is not bound to a central server: what you change here stays on this computer, and there is
+        nothing to sync.
+      </p>
+      <p>
+        To work against a central server, add it in <a href={href('/settings')}>Settings</a> (Remotes: its URL and a token), then create a workspace
+        bound to it (Workspaces: choose the central server) and open that workspace.
+      </p>
+    </section>
+  );
+}
+
+export function SyncScreen() {
+  const route = useRoute();
+  const status = useSync((s) => s.status);
+  const entries = useSync((s) => s.entries);
+  const loaded = useSync((s) => s.loaded);
+  const unavailable = useSync((s) => s.unavailable);
+  const error = useSync((s) => s.error);
+  const syncNow = useSync((s) => s.syncNow);
+  const now = useNow();
+  useEffect(() => followSync(), []);
+
+  const conflictsRoute = route.segments[1] === 'conflicts';
+  const seqText = route.segments[2];
+  const seq = seqText !== undefined && /^\d+$/.test(seqText) ? Number(seqText) : undefined;
+  const syncing = status?.syncing === true;
+
+  let body;
+  if (!loaded) body = <p className="loading" role="status">Loading…</p>;
+  else if (unavailable?.status === 404) body = <Standalone />;
+  else if (unavailable) {
+    body = (
+      <p className="notice error" role="alert">
+        {unavailable.message} Set it up in <a href={href('/settings')}>Settings → Remotes</a>.
+      </p>
+    );
+  } else if (!status) body = null;
+  else if (conflictsRoute) body = <ConflictView seq={seq} now={now} />;
+  else {
+    body = (
+      <>
+        <RemoteCard status={status} now={now} />
+        <ConflictsSummary count={entries.filter((e) => e.state === 'conflict').length} />
+        <RefusedChanges entries={entries.filter((e) => e.state === 'parked')} now={now} />
+        <Outbox entries={entries} now={now} />
+      </>
+    );
+  }
+
+  return (
+    <div className="screen sync-screen">
+      <header className="pane-head">
+        <h1>{conflictsRoute ? 'Sync: conflicts' : 'Sync'}</h1>
+        {conflictsRoute ? (
+          <a className="back" href={href('/sync')}>
+            Back to Sync
+          </a>
+        ) : (
+          status && (
+            <div className="actions">
+              <button type="button" className="primary" disabled={syncing} onClick={() => void syncNow()}>
+                {syncing ? 'Syncing…' : 'Sync now'}
+              </button>
+            </div>
+          )
+        )}
+      </header>
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
+      {body}
+    </div>
+  );
+}

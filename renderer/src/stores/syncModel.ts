@@ -1,0 +1,156 @@
+/**
+ * The shapes of the app's sync answers (`GET /app/status` → `sync`, `GET /app/sync`, its
+ * entries), read defensively from JSON: the renderer cannot import the engine's types, and a
+ * field the server leaves out must not break the status bar. Pure: no DOM, no I/O.
+ */
+import type { JsonObject, JsonValue } from '../../../shared/resources';
+
+export type Connection = 'unknown' | 'online' | 'offline' | 'auth_failed';
+
+export interface SyncProgress {
+  readonly phase: 'push' | 'pull';
+  readonly done: number;
+  readonly total: number;
+  /** The endpoint being pulled. */
+  readonly endpoint: string | undefined;
+}
+
+export interface OutboxCounts {
+  readonly pending: number;
+  readonly parked: number;
+  readonly conflicts: number;
+}
+
+export interface SyncStatus {
+  readonly remote: { readonly name: string; readonly url: string | null };
+  readonly connection: Connection;
+  readonly syncing: boolean;
+  readonly progress: SyncProgress | null;
+  readonly lastPull: string | null;
+  readonly lastPush: string | null;
+  readonly lastSync: string | null;
+  readonly lastError: string | null;
+  /** Null when the workspace's remote is not configured in this data folder (see `problem`). */
+  readonly outbox: OutboxCounts | null;
+  /** Why the workspace cannot reach its remote at all (e.g. the remote was removed), else null. */
+  readonly problem: string | null;
+}
+
+export type EntryState = 'pending' | 'sending' | 'parked' | 'conflict';
+export type EntryOp = 'create' | 'update' | 'delete';
+
+export interface ConflictField {
+  readonly field: string;
+  readonly base: JsonValue;
+  readonly mine: JsonValue;
+  readonly theirs: JsonValue;
+}
+
+export interface OutboxEntry {
+  readonly seq: number;
+  readonly op: EntryOp;
+  readonly resource: string;
+  readonly pk: number;
+  readonly label: string;
+  readonly state: EntryState;
+  readonly message: string | null;
+  readonly comment: string | null;
+  readonly fields: JsonObject;
+  readonly created: string;
+  readonly conflicts: readonly ConflictField[];
+}
+
+export interface RemoteInfo {
+  readonly name: string;
+  readonly url: string;
+  readonly insecure: boolean;
+  readonly pin: string | null;
+  readonly hasToken: boolean;
+}
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function textOrNull(value: JsonValue | undefined): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function count(value: JsonValue | undefined): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+const CONNECTIONS: readonly Connection[] = ['unknown', 'online', 'offline', 'auth_failed'];
+
+function connectionOf(value: JsonValue | undefined): Connection {
+  return CONNECTIONS.find((c) => c === value) ?? 'unknown';
+}
+
+function progressOf(value: JsonValue | undefined): SyncProgress | null {
+  if (!isObject(value)) return null;
+  return {
+    phase: value.phase === 'pull' ? 'pull' : 'push',
+    done: count(value.done),
+    total: count(value.total),
+    endpoint: typeof value.endpoint === 'string' ? value.endpoint : undefined,
+  };
+}
+
+/** A SyncStatus from JSON; null for anything that is not one (a standalone workspace's `sync: null`). */
+export function parseSyncStatus(value: JsonValue | undefined): SyncStatus | null {
+  if (!isObject(value)) return null;
+  const remote = isObject(value.remote) ? value.remote : {};
+  const outbox = isObject(value.outbox) ? { pending: count(value.outbox.pending), parked: count(value.outbox.parked), conflicts: count(value.outbox.conflicts) } : null;
+  return {
+    remote: { name: typeof remote.name === 'string' ? remote.name : '', url: textOrNull(remote.url) },
+    connection: connectionOf(value.connection),
+    syncing: value.syncing === true,
+    progress: progressOf(value.progress),
+    lastPull: textOrNull(value.lastPull),
+    lastPush: textOrNull(value.lastPush),
+    lastSync: textOrNull(value.lastSync),
+    lastError: textOrNull(value.lastError),
+    outbox,
+    problem: textOrNull(value.problem),
+  };
+}
+
+const STATES: readonly EntryState[] = ['pending', 'sending', 'parked', 'conflict'];
+const OPS: readonly EntryOp[] = ['create', 'update', 'delete'];
+
+function conflictOf(value: JsonValue): ConflictField | undefined {
+  if (!isObject(value) || typeof value.field !== 'string') return undefined;
+  return { field: value.field, base: value.base ?? null, mine: value.mine ?? null, theirs: value.theirs ?? null };
+}
+
+export function parseEntry(value: JsonValue): OutboxEntry | undefined {
+  if (!isObject(value) || typeof value.seq !== 'number') return undefined;
+  return {
+    seq: value.seq,
+    op: OPS.find((o) => o === value.op) ?? 'update',
+    resource: typeof value.resource === 'string' ? value.resource : '',
+    pk: count(value.pk),
+    label: typeof value.label === 'string' ? value.label : `entry ${value.seq}`,
+    state: STATES.find((s) => s === value.state) ?? 'pending',
+    message: textOrNull(value.message),
+    comment: textOrNull(value.comment),
+    fields: isObject(value.fields) ? value.fields : {},
+    created: typeof value.created === 'string' ? value.created : '',
+    conflicts: Array.isArray(value.conflicts) ? value.conflicts.map(conflictOf).filter((c): c is ConflictField => c !== undefined) : [],
+  };
+}
+
+export function parseEntries(value: JsonValue | undefined): OutboxEntry[] {
+  return Array.isArray(value) ? value.map(parseEntry).filter((e): e is OutboxEntry => e !== undefined) : [];
+}
+
+export function parseRemotes(value: JsonValue): RemoteInfo[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isObject).map((r) => ({
+    name: String(r.name ?? ''),
+    url: String(r.url ?? ''),
+    insecure: r.insecure === true,
+    pin: textOrNull(r.pin),
+    hasToken: r.hasToken === true,
+  }));
+}
