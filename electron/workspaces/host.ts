@@ -5,6 +5,7 @@
  * Plain Node: `outpost serve` and the desktop app's server process both run it.
  */
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { newTokenKey } from '../server/store/users';
 import { openDatabase, type OpenOptions } from '../server/store/database';
 import { openWorkspace, type OpenedWorkspace } from '../server/openWorkspace';
@@ -38,6 +39,8 @@ export interface WorkspaceInfo {
   readonly name: string;
   readonly current: boolean;
   readonly sizeBytes: number;
+  /** The central server it is bound to; undefined when standalone. */
+  readonly remote?: string;
 }
 
 export interface WorkspaceHostOptions extends OpenOptions {
@@ -186,11 +189,32 @@ export class WorkspaceHost {
     return workspaceNames(this.dataDir).map((name) => ({
       name,
       current: name === this.currentName,
+      ...this.bindingOf(name),
       sizeBytes: SIDE_FILES.reduce((total, suffix) => {
         const file = workspaceFile(this.dataDir, name) + suffix;
         return total + (fs.existsSync(file) ? fs.statSync(file).size : 0);
       }, 0),
     }));
+  }
+
+  /** The remote a workspace is bound to, read without opening it for writing. */
+  private bindingOf(name: string): { remote?: string } {
+    if (name === this.currentName) {
+      const remote = boundRemote(this.opened.services.store.db);
+      return remote === undefined ? {} : { remote };
+    }
+    try {
+      const db = new Database(workspaceFile(this.dataDir, name), { readonly: true, fileMustExist: true, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) });
+      try {
+        const remote = boundRemote(db);
+        return remote === undefined ? {} : { remote };
+      } finally {
+        db.close();
+      }
+    } catch {
+      // A database from an older Outpost (no sync tables yet) or another problem: shown as standalone.
+      return {};
+    }
   }
 
   /** A new empty workspace (not switched to); bound to a configured remote if one is named. */

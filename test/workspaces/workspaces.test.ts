@@ -98,6 +98,21 @@ describe('workspaces', () => {
     }
   });
 
+  test('a workspace bound to a central server says which, in the list and in the status', async () => {
+    const added = await server.api.post('/app/remotes', { name: 'hq', url: 'http://127.0.0.1:9', token: 'e'.repeat(40) });
+    expect(added.status, added.text).toBe(201);
+    expect((await server.api.post('/app/workspaces', { name: 'bound-one', remote: 'hq' })).json()).toEqual({ name: 'bound-one', remote: 'hq' });
+    const listed = (await server.api.get('/app/workspaces')).json().workspaces;
+    expect(listed.find((w: { name: string }) => w.name === 'bound-one').remote).toBe('hq');
+    expect(listed.find((w: { name: string }) => w.name === 'default').remote).toBeNull();
+    const unknown = await server.api.post('/app/workspaces', { name: 'bound-two', remote: 'nowhere' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json().detail).toMatch(/no remote "nowhere"/);
+    const opened = (await server.api.post('/app/workspaces/bound-one/open')).json();
+    expect(opened).toMatchObject({ workspace: 'bound-one', mode: 'bound', sync: { remote: { name: 'hq', url: 'http://127.0.0.1:9' } } });
+    await server.api.post('/app/workspaces/default/open');
+  });
+
   test('a standalone workspace has no central server link', async () => {
     expect((await server.api.get('/app/central-link?ip=10.0.0.1')).json()).toEqual({ url: null });
   });

@@ -75,7 +75,7 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     if (synced) return synced;
     if (first !== 'workspaces') throw ApiError.detail(404, MESSAGES.notFound);
     if (call.segments.length === 1) {
-      if (method === 'GET') return ok({ current: host.name, workspaces: host.list().map((w) => ({ ...w })) });
+      if (method === 'GET') return ok({ current: host.name, workspaces: host.list().map((w) => ({ ...w, remote: w.remote ?? null })) });
       if (method === 'POST') {
         const body = call.body();
         const name = nameIn(body);

@@ -169,7 +169,7 @@ export function ProbesScreen() {
   const onParams = (next: Record<string, string>) => navigate(href(`/${route.segments.join('/')}`, next), { replace: true });
   const selected = isFamily(familyOrNew) && second ? `${familyOrNew}:${second}` : undefined;
   const templateParam = route.query.get('template');
-  const template = templateParam && /^\d+$/.test(templateParam) ? Number(templateParam) : undefined;
+  const template = templateParam && /^-?\d+$/.test(templateParam) ? Number(templateParam) : undefined;
 
   return (
     <div className="screen split">
@@ -202,7 +202,7 @@ export function ProbesScreen() {
       <div className="detail-pane">
         {familyOrNew === 'new' && isFamily(second) ? (
           <NewProbe family={second} template={template} params={params} onCreated={() => list.getState().refresh()} />
-        ) : isFamily(familyOrNew) && second && /^\d+$/.test(second) ? (
+        ) : isFamily(familyOrNew) && second && /^-?\d+$/.test(second) ? (
           <ProbeDetail key={`${familyOrNew}-${second}`} family={familyOrNew} pk={Number(second)} params={params} onChanged={() => list.getState().refresh()} />
         ) : (
           <p className="empty">Select a probe to see and change it.</p>

@@ -325,10 +325,10 @@ export function TemplatesScreen() {
   // The list's parameters (the search) travel with every link of the screen.
   const query = useMemo((): Record<string, string> => (search ? { search } : {}), [search]);
   const [, second] = route.segments;
-  const selected = second && /^\d+$/.test(second) ? Number(second) : undefined;
+  const selected = second && /^-?\d+$/.test(second) ? Number(second) : undefined;
   const creating = second === 'new';
   const parentParam = route.query.get('parent');
-  const newParent = parentParam && /^\d+$/.test(parentParam) ? Number(parentParam) : undefined;
+  const newParent = parentParam && /^-?\d+$/.test(parentParam) ? Number(parentParam) : undefined;
 
   const forest = useMemo(() => filterForest(buildForest(templates), search), [templates, search]);
   const onSearch = useCallback(
