@@ -3,8 +3,8 @@
  * tokens in 0600 files) and the workspaces bound to them (app.md §2).
  */
 import fs from 'node:fs';
-import { RemoteConfigError } from '../remote/remotes';
-import { defaultDataDir } from '../workspaces/dataFolder';
+import { fileSecrets, RemoteConfigError, Remotes } from '../remote/remotes';
+import { defaultDataDir, prepareDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
 import { boundRemote } from '../server/openWorkspace';
 import { openDatabase } from '../server/store/database';
@@ -30,8 +30,22 @@ function hostFor(data: string | undefined, workspace?: string): WorkspaceHost {
   return new WorkspaceHost({ dataDir: data ?? defaultDataDir(), instance: instanceFor('127.0.0.1'), ...(workspace === undefined ? {} : { workspace }) });
 }
 
-/** Remotes only (no workspace opened). */
-async function withRemotes<T>(data: string | undefined, fn: (host: WorkspaceHost) => T): Promise<T> {
+/**
+ * Remotes only: no workspace is opened (nor created, nor migrated) to add, list or change a
+ * remote, so a bad `remote add` leaves the data folder as it was.
+ */
+function withRemotes<T>(data: string | undefined, fn: (remotes: Remotes) => T): T {
+  const dataDir = prepareDataDir(data ?? defaultDataDir());
+  try {
+    return fn(new Remotes(dataDir, fileSecrets(dataDir)));
+  } catch (error) {
+    if (error instanceof RemoteConfigError) throw new Error(error.message);
+    throw error;
+  }
+}
+
+/** A workspace command (the host opens the current workspace). */
+async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) => T): Promise<T> {
   const host = hostFor(data);
   try {
     return fn(host);
@@ -53,18 +67,18 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       const token = tokenFrom(values);
       if (token === undefined) throw new UsageError('remote add needs --token TOKEN (or --token-file FILE): the DRF token of your account on the central server');
       const [name, url] = positionals as [string, string];
-      return withRemotes(values.data, (host) => {
-        const warning = host.remotes.add({ name, url, ...(values.insecure ? { insecure: true } : {}), ...(values.pin ? { pin: values.pin } : {}) }, token);
+      return withRemotes(values.data, (remotes) => {
+        const warning = remotes.add({ name, url, ...(values.insecure ? { insecure: true } : {}), ...(values.pin ? { pin: values.pin } : {}) }, token);
         if (warning) out(`warning: ${warning}`);
         if (values.insecure) out('warning: the certificate of this central server will not be verified');
-        out(`remote "${name}" added (${host.remotes.get(name)!.url}); bind a workspace to it: outpost workspace create NAME --remote ${name}`);
+        out(`remote "${name}" added (${remotes.get(name)!.url}); bind a workspace to it: outpost workspace create NAME --remote ${name}`);
         return 0;
       });
     }
     case 'list': {
       const { values } = parseCommand(rest, { data: COMMON_OPTIONS.data, json: { type: 'boolean' } }, 0);
-      return withRemotes(values.data, (host) => {
-        const remotes = host.remotes.list().map((r) => ({ ...r, hasToken: host.remotes.token(r.name) !== undefined }));
+      return withRemotes(values.data, (known) => {
+        const remotes = known.list().map((r) => ({ ...r, hasToken: known.token(r.name) !== undefined }));
         if (values.json) out(JSON.stringify(remotes, null, 2));
         else if (remotes.length === 0) out('no remotes; add one: outpost remote add NAME URL --token TOKEN');
         else for (const r of remotes) out(`${r.name}\t${r.url}${r.insecure ? '\t(certificate not verified)' : ''}${r.pin ? `\t(pinned ${r.pin.slice(0, 16)}…)` : ''}${r.hasToken ? '' : '\t(no token)'}`);
@@ -75,18 +89,18 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data, ...TOKEN_OPTIONS }, 1);
       const token = tokenFrom(values);
       if (token === undefined) throw new UsageError('remote set-token needs --token TOKEN (or --token-file FILE)');
-      return withRemotes(values.data, (host) => {
-        host.remotes.setToken(positionals[0]!, token);
+      return withRemotes(values.data, (remotes) => {
+        remotes.setToken(positionals[0]!, token);
         out(`token of remote "${positionals[0]}" replaced`);
         return 0;
       });
     }
     case 'remove': {
       const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data }, 1);
-      return withRemotes(values.data, (host) => {
+      return withRemotes(values.data, (remotes) => {
         const name = positionals[0]!;
-        if (!host.remotes.get(name)) throw new Error(`there is no remote "${name}"`);
-        host.remotes.remove(name);
+        if (!remotes.get(name)) throw new Error(`there is no remote "${name}"`);
+        remotes.remove(name);
         out(`remote "${name}" removed (workspaces bound to it keep their data and outbox until it is added again)`);
         return 0;
       });
@@ -102,7 +116,7 @@ export async function workspaceCommand(args: readonly string[], out: Out): Promi
     case 'create': {
       const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data, remote: { type: 'string' } }, 1);
       const name = positionals[0]!;
-      return withRemotes(values.data, (host) => {
+      return withHost(values.data, (host) => {
         host.create(name, values.remote === undefined ? {} : { remote: values.remote });
         out(values.remote === undefined ? `workspace "${name}" created (standalone)` : `workspace "${name}" created, bound to remote "${values.remote}"; fill it: outpost sync --workspace ${name}`);
         return 0;
@@ -110,7 +124,7 @@ export async function workspaceCommand(args: readonly string[], out: Out): Promi
     }
     case 'list': {
       const { values } = parseCommand(rest, { data: COMMON_OPTIONS.data, json: { type: 'boolean' } }, 0);
-      return withRemotes(values.data, (host) => {
+      return withHost(values.data, (host) => {
         const list = host.list().map((w) => {
           const db = openDatabase(workspaceFile(host.dataDir, w.name));
           try {

@@ -131,10 +131,13 @@ export class RemoteClient {
         } else {
           if (reply.status === 401 || reply.status === 403) {
             const detail = typeof reply.body === 'object' && reply.body && !Array.isArray(reply.body) ? reply.body.detail : undefined;
-            // A 403 for a permission (not the token) is the remote refusing this change, not the queue.
-            if (reply.status === 401 || detail !== 'You do not have permission to perform this action.') {
-              throw new RemoteError('auth', `the central server refused the token (${reply.status}${typeof detail === 'string' ? `: ${detail}` : ''})`, reply.status);
+            const why = `${reply.status}${typeof detail === 'string' ? `: ${detail}` : ''}`;
+            // Permissions go by role on the central server: an account refused one change is refused
+            // them all, so this too pauses the queue until the token is changed (not a parked entry).
+            if (reply.status === 403 && detail === 'You do not have permission to perform this action.') {
+              throw new RemoteError('auth', `the account of this token may not make changes on the central server (${why}); set the token of an account that may`, reply.status);
             }
+            throw new RemoteError('auth', `the central server refused the token (${why})`, reply.status);
           }
           return reply;
         }

@@ -84,16 +84,25 @@ function pageOf(body: JsonValue | null, what: string): { count: number; results:
   return { count: body.count, results: body.results.filter(isObject), next: body.next };
 }
 
-/** Run tasks with at most `limit` in flight; the first failure rejects. */
+/**
+ * Run tasks with at most `limit` in flight. After a failure no task starts, and the first failure
+ * is thrown only once the running ones have ended: nothing of this pull is written after it.
+ */
 async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let index = 0;
+  let failure: { readonly error: unknown } | undefined;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (index < items.length) {
+    while (failure === undefined && index < items.length) {
       const item = items[index++]!;
-      await task(item);
+      try {
+        await task(item);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   });
   await Promise.all(workers);
+  if (failure) throw failure.error;
 }
 
 interface Scan {

@@ -72,7 +72,8 @@ function waitsForCreate(entry: OutboxEntry): boolean {
   return Array.isArray(sources) && sources.some((s) => typeof s === 'number' && s < 0);
 }
 
-const IGNORED_IN_DELETE_CHECK = new Set(['created', 'updated', 'created_date', 'updated_date', 'vendordevice_id', 'rules_count', 'version']);
+// `pk` too: a delete recorded while the object's create was in flight keeps its local pk in the base.
+const IGNORED_IN_DELETE_CHECK = new Set(['pk', 'created', 'updated', 'created_date', 'updated_date', 'vendordevice_id', 'rules_count', 'version']);
 
 export class Pusher {
   private readonly outbox: Outbox;
@@ -205,6 +206,7 @@ export class Pusher {
           this.outbox.remove(entry.seq);
           this.services.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(entry.resource, entry.pk);
         });
+        crashPoint('after-commit');
         return 'done';
       }
       if (current.status === 200 && current.body && typeof current.body === 'object' && !Array.isArray(current.body)) {
@@ -232,6 +234,7 @@ export class Pusher {
         this.outbox.remove(entry.seq);
         this.services.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(entry.resource, entry.pk);
       });
+      crashPoint('after-commit');
       return 'done';
     }
     if (reply.status >= 400 && reply.status < 500) {

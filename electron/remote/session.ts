@@ -54,12 +54,13 @@ export class RemoteSession {
     if (options.auto && recorder instanceof OutboxRecorder) {
       this.unsubscribe = recorder.onRecorded(() => this.soon(options.pushDelayMs ?? PUSH_DELAY_MS));
     }
-    if (options.auto) this.soon(0);
+    // One sync at start whatever was remembered: the token may have been fixed while closed.
+    if (options.auto) this.soon(0, true);
   }
 
-  /** Run a sync in `ms` (sooner than one already planned). */
-  private soon(ms: number): void {
-    if (this.closed || this.engine.connection === 'auth_failed') return;
+  /** Run a sync in `ms` (sooner than one already planned); not while the token is refused, unless `anyway`. */
+  private soon(ms: number, anyway = false): void {
+    if (this.closed || (!anyway && this.engine.connection === 'auth_failed')) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.syncNow({}).catch(() => undefined), ms);
     this.timer.unref?.();

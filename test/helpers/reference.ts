@@ -64,7 +64,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => {
           if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
           resolve();
