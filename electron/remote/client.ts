@@ -47,6 +47,16 @@ export interface ClientOptions {
   readonly backoff?: (attempt: number) => number;
 }
 
+/** A remote's settings refused, with the setting it is about (the app shows it beside that field). */
+export class RemoteConfigError extends Error {
+  constructor(
+    message: string,
+    readonly field?: 'name' | 'url' | 'token' | 'pin',
+  ) {
+    super(message);
+  }
+}
+
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 export function normalizeFingerprint(pin: string): string {
@@ -59,15 +69,15 @@ export function checkRemoteConfig(config: RemoteConfig): { url: URL; warning?: s
   try {
     url = new URL(config.url);
   } catch {
-    throw new Error(`"${config.url}" is not a URL (e.g. https://central.example.com)`);
+    throw new RemoteConfigError(`"${config.url}" is not a URL (e.g. https://central.example.com)`, 'url');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`a central server is reached over https, not ${url.protocol}`);
-  if (url.search || url.hash) throw new Error('the remote URL takes no query or fragment');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RemoteConfigError(`a central server is reached over https, not ${url.protocol}`, 'url');
+  if (url.search || url.hash) throw new RemoteConfigError('the remote URL takes no query or fragment', 'url');
   if (config.pin !== undefined && !/^[0-9a-f]{64}$/.test(normalizeFingerprint(config.pin))) {
-    throw new Error('--pin takes the SHA-256 fingerprint of the certificate: 64 hex digits (colons allowed)');
+    throw new RemoteConfigError("the pinned certificate is given by its SHA-256 fingerprint: 64 hex digits (colons allowed)", 'pin');
   }
   if (url.protocol === 'http:') {
-    if (!LOOPBACK.test(url.hostname)) throw new Error('a plain http:// central server is accepted on a loopback address only; use https://');
+    if (!LOOPBACK.test(url.hostname)) throw new RemoteConfigError('a plain http:// central server is accepted on a loopback address only; use https://', 'url');
     return { url, warning: 'plain http:// (loopback only): the token travels unencrypted on this machine' };
   }
   return { url };
@@ -186,6 +196,19 @@ export class RemoteClient {
   }
 }
 
+/** What a socket error means, in words (the code stays in brackets for support). */
+const NETWORK_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'the connection was refused (is the server running?)',
+  ECONNRESET: 'the connection was cut',
+  UND_ERR_SOCKET: 'the connection was closed before the answer',
+  ENOTFOUND: 'its host name is unknown (DNS)',
+  EAI_AGAIN: 'its host name could not be looked up (DNS)',
+  EHOSTUNREACH: 'its host cannot be reached (no route)',
+  ENETUNREACH: 'the network is unreachable (offline?)',
+  ENETDOWN: 'the network is down',
+  EPIPE: 'the connection was cut',
+};
+
 function classify(error: unknown, host: string): RemoteError {
   if (error instanceof RemoteError) return error;
   const code = (error as { code?: string } | undefined)?.code ?? '';
@@ -194,5 +217,6 @@ function classify(error: unknown, host: string): RemoteError {
   if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code) || /certificate/i.test(message)) {
     return new RemoteError('tls', `the certificate of ${host} could not be verified (${code || message}); pin it or turn verification off for this remote`);
   }
-  return new RemoteError('network', `the central server ${host} cannot be reached (${code || message})`);
+  const words = NETWORK_WORDS[code];
+  return new RemoteError('network', words ? `the central server ${host} cannot be reached: ${words} [${code}]` : `the central server ${host} cannot be reached (${code || message})`);
 }

@@ -5,7 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkRemoteConfig, normalizeFingerprint, type RemoteConfig } from './client';
+import { checkRemoteConfig, normalizeFingerprint, RemoteConfigError, type RemoteConfig } from './client';
+
+export { RemoteConfigError };
 
 export interface SecretStore {
   read(name: string): string | undefined;
@@ -59,7 +61,6 @@ export function memorySecrets(initial: Readonly<Record<string, string>> = {}): S
   return { read: (name) => secrets.get(name), write: (name, secret) => void secrets.set(name, secret), remove: (name) => void secrets.delete(name) };
 }
 
-export class RemoteConfigError extends Error {}
 
 interface RemotesFile {
   remotes: Record<string, { url: string; insecure?: boolean; pin?: string }>;
@@ -102,17 +103,12 @@ export class Remotes {
 
   /** Add (or replace) a remote; returns a warning to show, if any. */
   add(config: RemoteConfig, token: string, options: { replace?: boolean } = {}): string | undefined {
-    if (!NAME.test(config.name)) throw new RemoteConfigError(`"${config.name}" is not a valid remote name: 1 to 64 letters, digits, ".", "_" or "-"`);
-    if (!/^[\x21-\x7e]{1,128}$/.test(token)) throw new RemoteConfigError('the token must be 1 to 128 printable characters without spaces');
-    if (config.insecure && config.pin) throw new RemoteConfigError('give either --insecure or --pin, not both');
-    let checked: ReturnType<typeof checkRemoteConfig>;
-    try {
-      checked = checkRemoteConfig(config);
-    } catch (error) {
-      throw new RemoteConfigError((error as Error).message);
-    }
+    if (!NAME.test(config.name)) throw new RemoteConfigError(`"${config.name}" is not a valid remote name: 1 to 64 letters, digits, ".", "_" or "-"`, 'name');
+    if (!/^[\x21-\x7e]{1,128}$/.test(token)) throw new RemoteConfigError('the token must be 1 to 128 printable characters without spaces', 'token');
+    if (config.insecure && config.pin) throw new RemoteConfigError('either turn certificate verification off or pin the certificate, not both', 'pin');
+    const checked = checkRemoteConfig(config);
     const content = this.read();
-    if (content.remotes[config.name] && !options.replace) throw new RemoteConfigError(`a remote named "${config.name}" exists already`);
+    if (content.remotes[config.name] && !options.replace) throw new RemoteConfigError(`a remote named "${config.name}" exists already`, 'name');
     content.remotes[config.name] = {
       url: checked.url.href.replace(/\/$/, ''),
       ...(config.insecure ? { insecure: true } : {}),

@@ -101,8 +101,8 @@ describe('outpost remote add', () => {
   test.concurrent.each([
     ['a URL that is not one', ['central', 'central.example.com', '--token', 't'], /"central\.example\.com" is not a URL/],
     ['plain http:// to another machine', ['central', 'http://central.example.com', '--token', 't'], /plain http:\/\/ central server is accepted on a loopback address only; use https:\/\//],
-    ['both --insecure and --pin', ['central', 'https://central.example.com', '--token', 't', '--insecure', '--pin', PIN], /give either --insecure or --pin, not both/],
-    ['a pin that is no SHA-256', ['central', 'https://central.example.com', '--token', 't', '--pin', 'abc123'], /--pin takes the SHA-256 fingerprint of the certificate: 64 hex digits/],
+    ['both --insecure and --pin', ['central', 'https://central.example.com', '--token', 't', '--insecure', '--pin', PIN], /either turn certificate verification off or pin the certificate, not both/],
+    ['a pin that is no SHA-256', ['central', 'https://central.example.com', '--token', 't', '--pin', 'abc123'], /the pinned certificate is given by its SHA-256 fingerprint: 64 hex digits/],
     ['no token', ['central', 'https://central.example.com'], /remote add needs --token TOKEN \(or --token-file FILE\)/],
     ['a token with a space', ['central', 'https://central.example.com', '--token', 'a b'], /the token must be 1 to 128 printable characters without spaces/],
     ['a bad name', ['no/slash', 'https://central.example.com', '--token', 't'], /"no\/slash" is not a valid remote name/],
@@ -166,7 +166,7 @@ describe('outpost sync', () => {
     await offline(data, async (api) => void (await made(api, T, { name: 'cli-unreachable' })));
     const text = await sync(data);
     expect(text.status).toBe(1);
-    expect(text.stderr).toMatch(/^outpost: sync of "site" stopped: the central server 127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)$/m);
+    expect(text.stderr).toMatch(/^outpost: sync of "site" stopped: the central server 127\.0\.0\.1:\d+ cannot be reached: the connection was refused \(is the server running\?\) \[ECONNREFUSED\]$/m);
     expect(text.stdout).toMatch(/^pushed 0 changes, pulled 0 changes$/m);
     const report = await sync(data, '--json');
     expect(report.status).toBe(1);

@@ -113,6 +113,19 @@ describe('workspaces', () => {
     await server.api.post('/app/workspaces/default/open');
   });
 
+  test('a refused central server setting is reported on its field; tokens are never shown', async () => {
+    const bad = async (body: Record<string, unknown>) => (await server.api.post('/app/remotes', { name: 'r', url: 'https://c.example', token: 't0k', ...body })).json();
+    expect(await bad({ url: 'ftp://c.example' })).toEqual({ url: ['A central server is reached over https, not ftp:.'] });
+    expect(await bad({ url: 'http://c.example' })).toEqual({ url: ['A plain http:// central server is accepted on a loopback address only; use https://.'] });
+    expect(await bad({ name: '../r' })).toEqual({ name: ['"../r" is not a valid remote name: 1 to 64 letters, digits, ".", "_" or "-".'] });
+    expect(await bad({ token: 'with space' })).toEqual({ token: ['The token must be 1 to 128 printable characters without spaces.'] });
+    expect(await bad({ pin: 'abc' })).toEqual({ pin: ['The pinned certificate is given by its SHA-256 fingerprint: 64 hex digits (colons allowed).'] });
+    expect(await bad({ pin: 'ab'.repeat(32), insecure: true })).toEqual({ pin: ['Either turn certificate verification off or pin the certificate, not both.'] });
+    expect(await bad({ token: undefined })).toEqual({ token: ['This field is required.'] });
+    const listed = await server.api.get('/app/remotes');
+    expect(listed.text).not.toContain('t0k');
+  });
+
   test('a standalone workspace has no central server link', async () => {
     expect((await server.api.get('/app/central-link?ip=10.0.0.1')).json()).toEqual({ url: null });
   });

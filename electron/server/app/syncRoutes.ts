@@ -131,7 +131,10 @@ function remotes(host: WorkspaceHost, call: SyncCall): Answer {
       }
     }
   } catch (error) {
-    if (error instanceof RemoteConfigError) throw ApiError.detail(400, error.message);
+    if (error instanceof RemoteConfigError) {
+      const text = error.message.charAt(0).toUpperCase() + error.message.slice(1) + (/[.!?]$/.test(error.message) ? '' : '.');
+      throw error.field ? ApiError.validation({ [error.field]: [text] }) : ApiError.detail(400, text);
+    }
     throw error;
   }
   throw ApiError.detail(404, MESSAGES.notFound);

@@ -9,7 +9,7 @@ import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useStatus } from '../stores/status';
 import { useRemotes } from '../stores/sync';
-import { remoteFieldOf, sentence, tlsText, type RemoteFormField } from './syncFormat';
+import { sentence, tlsText, type RemoteFormField } from './syncFormat';
 
 type FieldErrors = Partial<Record<RemoteFormField | 'general', string>>;
 
@@ -30,9 +30,7 @@ function errorsOf(failure: unknown): FieldErrors {
   const insecure = joined(fields.insecure);
   if (insecure) out.pin = insecure;
   if (Object.keys(out).length > 0) return out;
-  const detail = sentence(failure.message);
-  const field = remoteFieldOf(failure.message);
-  return field ? { [field]: detail } : { general: detail };
+  return { general: sentence(failure.message) };
 }
 
 function FieldError({ id, text }: { id: string; text: string | undefined }) {

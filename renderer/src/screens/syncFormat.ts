@@ -158,18 +158,6 @@ export function tlsText(remote: { readonly url: string; readonly insecure: boole
 
 export type RemoteFormField = 'name' | 'url' | 'token' | 'pin';
 
-/**
- * The field of the remote form a refusal of `/app/remotes` is about: the server words its
- * checks as one `detail` sentence, which names what it refused.
- */
-export function remoteFieldOf(message: string): RemoteFormField | undefined {
-  if (/remote name|remote named/i.test(message)) return 'name';
-  if (/--pin|--insecure|fingerprint|pinned/i.test(message)) return 'pin';
-  if (/token/i.test(message)) return 'token';
-  if (/url|https?:|https\b|loopback/i.test(message)) return 'url';
-  return undefined;
-}
-
 /** A server sentence as a message to show: capitalised, ending with a full stop. */
 export function sentence(message: string): string {
   const text = message.trim();
