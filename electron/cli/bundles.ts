@@ -4,11 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseJsonBytes } from '../../shared/api/pythonJson';
 import { BundleError, bundleJson } from '../workspaces/bundle';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
-import { COMMON_OPTIONS, instanceFor, parseCommand } from './context';
+import { COMMON_OPTIONS, instanceFor, parseCommand, readJsonFile } from './context';
 
 type Out = (line: string) => void;
 
@@ -42,15 +41,7 @@ export async function exportCommand(args: readonly string[], out: Out): Promise<
 export async function importBundleCommand(args: readonly string[], out: Out): Promise<number> {
   const { values, positionals } = parseCommand(args, COMMON_OPTIONS, 1);
   const file = positionals[0]!;
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  const parsed = parseJsonBytes(bytes);
-  if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.reason}`);
-  const value = parsed.value;
+  const value = readJsonFile(file);
   const named = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.name === 'string' ? value.name : undefined;
   const name = values.workspace ?? named;
   if (name === undefined) throw new Error(`${file} does not name its workspace; give --workspace NAME`);

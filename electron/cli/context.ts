@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseJsonBytes } from '../../shared/api/pythonJson';
+import type { JsonValue } from '../../shared/resources';
 import pkg from '../../package.json';
 import { DEFAULT_WORKSPACE, defaultDataDir, prepareDataDir, readSettings, workspaceFile, writeSettings, checkWorkspaceName } from '../workspaces/dataFolder';
 import type { Instance } from '../server/services';
@@ -48,4 +51,17 @@ export function locateWorkspace(values: { data?: string | undefined; workspace?:
 
 export function instanceFor(host: string): Instance {
   return { name: 'outpost', version: VERSION, address: host };
+}
+
+/** A JSON file given on the command line, parsed; a clear error when it cannot be read or parsed. */
+export function readJsonFile(file: string): JsonValue {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const parsed = parseJsonBytes(bytes);
+  if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.reason}`);
+  return parsed.value;
 }

@@ -1,25 +1,16 @@
 /** `outpost import-hosts FILE` and `outpost import-threats FILE`: the import/ endpoints, offline. */
-import fs from 'node:fs';
 import { ApiError } from '../../shared/api/errors';
-import { parseJsonBytes } from '../../shared/api/pythonJson';
 import { hostImport } from '../server/handlers/hosts';
 import { importEntries } from '../server/handlers/imports';
 import { threatImport } from '../server/handlers/threats';
 import { openWorkspace } from '../server/openWorkspace';
-import { COMMON_OPTIONS, instanceFor, locateWorkspace, parseCommand } from './context';
+import { COMMON_OPTIONS, instanceFor, locateWorkspace, parseCommand, readJsonFile } from './context';
 
 
 export function importCommand(which: 'hosts' | 'threats', args: readonly string[], out: (line: string) => void): number {
   const { values, positionals } = parseCommand(args, { ...COMMON_OPTIONS, comment: { type: 'string' } }, 1);
   const file = positionals[0]!;
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  const parsed = parseJsonBytes(bytes);
-  if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.reason}`);
+  const value = readJsonFile(file);
   const location = locateWorkspace(values);
   const workspace = openWorkspace({ file: location.file, instance: instanceFor('127.0.0.1') });
   try {
@@ -28,8 +19,8 @@ export function importCommand(which: 'hosts' | 'threats', args: readonly string[
     const comment = values.comment ?? null;
     const count =
       which === 'hosts'
-        ? importEntries(workspace.services, hostImport, parsed.value, actor, comment)
-        : importEntries(workspace.services, threatImport, parsed.value, actor, comment);
+        ? importEntries(workspace.services, hostImport, value, actor, comment)
+        : importEntries(workspace.services, threatImport, value, actor, comment);
     out(`imported ${count} ${which === 'hosts' ? 'host identities' : 'threats'} into workspace "${location.workspace}"`);
     return 0;
   } catch (error) {
