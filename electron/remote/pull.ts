@@ -85,24 +85,56 @@ function pageOf(body: JsonValue | null, what: string): { count: number; results:
 }
 
 /**
- * Run tasks with at most `limit` in flight. After a failure no task starts, and the first failure
- * is thrown only once the running ones have ended: nothing of this pull is written after it.
+ * Fetch every item with up to `limit` requests in flight, whatever the consumer is doing, and hand
+ * the answers over as they arrive: the central server prepares the next pages while this side
+ * writes the last one. At most `2 × limit` answers wait unread. After a failure nothing new
+ * starts and nothing more is handed over; the failure is thrown once the requests in flight have
+ * ended, so nothing of this pull is written after it returns. Leaving the loop stops new requests.
  */
-async function inParallel<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let index = 0;
+function prefetched<T, R>(items: readonly T[], limit: number, fetch: (item: T) => Promise<R>): AsyncGenerator<R> & { stop(): void } {
+  let next = 0;
+  let running = 0;
+  let closed = false;
   let failure: { readonly error: unknown } | undefined;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (failure === undefined && index < items.length) {
-      const item = items[index++]!;
-      try {
-        await task(item);
-      } catch (error) {
-        failure ??= { error };
-      }
+  const ready: R[] = [];
+  let wake: (() => void) | undefined;
+  const launch = (): void => {
+    while (!closed && failure === undefined && running < limit && next < items.length && ready.length + running < 2 * limit) {
+      const item = items[next++]!;
+      running++;
+      fetch(item)
+        .then(
+          (answer) => void ready.push(answer),
+          (error: unknown) => void (failure ??= { error }),
+        )
+        .finally(() => {
+          running--;
+          launch();
+          const waiting = wake;
+          wake = undefined;
+          waiting?.();
+        });
     }
-  });
-  await Promise.all(workers);
-  if (failure) throw failure.error;
+  };
+  // Started now, not when first read: that is the point.
+  launch();
+  async function* answers(): AsyncGenerator<R> {
+    try {
+      for (;;) {
+        if (failure !== undefined) {
+          if (running === 0) throw failure.error;
+        } else if (ready.length > 0) {
+          yield ready.shift()!;
+          launch();
+          continue;
+        } else if (running === 0 && next >= items.length) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      closed = true;
+    }
+  }
+  return Object.assign(answers(), { stop: () => void (closed = true) });
 }
 
 interface Scan {
@@ -193,24 +225,34 @@ export class Puller {
     const path = `/rest/${PULL_PATHS[endpoint]}/`;
     const query = { page_size: pageSize, ordering: ORDERING[endpoint] };
     const first = pageOf((await this.client.send('GET', path, undefined, { ...query, page: 1 })).body, endpoint);
-    const seen = new Set<string>(first.results.map((o) => Mirror.keyOf(endpoint, o)));
+    const seen = new Set<string>();
     // Templates refer to each other across pages: they are written together once all are read.
     const together = endpoint === 'vendor_probe_template';
-    const held: JsonObject[] = together ? [...first.results] : [];
-    let changed = together ? 0 : await this.writePage(endpoint, first.results);
-    let received = first.results.length;
-    onProgress?.({ endpoint, received, count: first.count });
+    const held: JsonObject[] = [];
     const { pages } = remainingPages({ count: first.count, received: first.results.length, hasNext: Boolean(first.next) }, pageSize);
-    await inParallel(pages, concurrency, async (page) => {
-      const reply = await this.client.send('GET', path, undefined, { ...query, page });
-      if (reply.status === 404) return; // the list shrank while we read it: the count check tells
-      const { results } = pageOf(reply.body, endpoint);
+    // The other pages are asked for before page 1 is written.
+    const replies = prefetched(pages, concurrency, (page) => this.client.send('GET', path, undefined, { ...query, page }));
+    let changed = 0;
+    let received = 0;
+    const take = async (results: JsonObject[]): Promise<void> => {
       for (const o of results) seen.add(Mirror.keyOf(endpoint, o));
       if (together) held.push(...results);
       else changed += await this.writePage(endpoint, results);
-      received += results.length;
+    };
+    try {
+      await take(first.results);
+      received += first.results.length;
       onProgress?.({ endpoint, received, count: first.count });
-    });
+      for await (const reply of replies) {
+        if (reply.status === 404) continue; // the list shrank while we read it: the count check tells
+        const { results } = pageOf(reply.body, endpoint);
+        await take(results);
+        received += results.length;
+        onProgress?.({ endpoint, received, count: first.count });
+      }
+    } finally {
+      replies.stop();
+    }
     if (together) changed += await this.writePage(endpoint, held);
     return { count: first.count, seen, changed, received };
   }
