@@ -15,7 +15,7 @@ import { crashPoint } from './faults';
 import { Mirror } from './mirror';
 import { Outbox } from './outbox';
 import { SyncStopped } from './push';
-import { PULL_PATHS, PULLED, REFERENCE_FIELDS, refersTo, type PulledEndpoint } from './synced';
+import { PULL_PATHS, PULL_QUERY, PULLED, REFERENCE_FIELDS, refersTo, type PulledEndpoint } from './synced';
 
 export interface PullProgress {
   readonly endpoint: PulledEndpoint;
@@ -47,17 +47,6 @@ export interface PullResult {
 
 export class MassDeleteError extends Error {}
 
-const ORDERING: Readonly<Record<PulledEndpoint, string>> = {
-  vendor_device: 'pk',
-  source: 'pk',
-  ruleset: 'pk',
-  vendor_probe_template: 'pk',
-  vendor_probe: 'pk',
-  engine_probe: 'pk',
-  threat: 'pk',
-  host_id: 'ip',
-  history: '-pk',
-};
 
 /** Fields naming objects of another endpoint, which must exist locally first. */
 const REFERS: Partial<Record<PulledEndpoint, readonly { field: string; endpoint: PulledEndpoint }[]>> = {
@@ -223,7 +212,7 @@ export class Puller {
 
   private async scan(endpoint: PulledEndpoint, pageSize: number, concurrency: number, onProgress?: (p: PullProgress) => void): Promise<Scan> {
     const path = `/rest/${PULL_PATHS[endpoint]}/`;
-    const query = { page_size: pageSize, ordering: ORDERING[endpoint] };
+    const query = { page_size: pageSize, ...PULL_QUERY[endpoint] };
     const first = pageOf((await this.client.send('GET', path, undefined, { ...query, page: 1 })).body, endpoint);
     const seen = new Set<string>();
     // Templates refer to each other across pages: they are written together once all are read.
@@ -263,7 +252,7 @@ export class Puller {
     let page = 1;
     let added = 0;
     for (;;) {
-      const reply = await this.client.send('GET', '/rest/rules/history/', undefined, { page_size: pageSize, ordering: '-pk', page });
+      const reply = await this.client.send('GET', '/rest/rules/history/', undefined, { page_size: pageSize, ...PULL_QUERY.history, page });
       if (reply.status === 404) break;
       const { count, results, next } = pageOf(reply.body, 'history');
       const fresh = results.filter((o) => typeof o.pk === 'number' && o.pk > known);

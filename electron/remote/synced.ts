@@ -63,6 +63,23 @@ export const PULL_PATHS: Readonly<Record<PulledEndpoint, string>> = {
 };
 
 /**
+ * What a pull asks each endpoint for besides the page: an order that stays put while the list is
+ * read (a new object lands on the last page), and of the devices only the central server's (each
+ * probe's device comes with its probe).
+ */
+export const PULL_QUERY: Readonly<Record<PulledEndpoint, Readonly<Record<string, string>>>> = {
+  vendor_device: { ordering: 'pk', kind: 'central' },
+  source: { ordering: 'pk' },
+  ruleset: { ordering: 'pk' },
+  vendor_probe_template: { ordering: 'pk' },
+  vendor_probe: { ordering: 'pk' },
+  engine_probe: { ordering: 'pk' },
+  threat: { ordering: 'pk' },
+  host_id: { ordering: 'ip' },
+  history: { ordering: '-pk' },
+};
+
+/**
  * Columns referring to objects of a resource, by the resource's local table: what a re-key
  * (a local pk replaced by the central server's) must rewrite.
  */
