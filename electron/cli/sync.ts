@@ -4,7 +4,8 @@
  * conflicts or refused changes wait for the user, 1 on an error.
  */
 import type { JsonValue } from '../../shared/resources';
-import { ResolveError, type EntryView, type SyncProgress, type SyncReport } from '../remote/engine';
+import type { EntryView, SyncProgress, SyncReport } from '../../shared/app/sync';
+import { ResolveError } from '../remote/engine';
 import { RemoteSession } from '../remote/session';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceHost } from '../workspaces/host';

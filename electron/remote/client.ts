@@ -6,6 +6,7 @@
  */
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import type { RemoteFailure } from '../../shared/app/sync';
 import type { JsonValue } from '../../shared/resources';
 
 export interface RemoteConfig {
@@ -18,7 +19,6 @@ export interface RemoteConfig {
   readonly pin?: string;
 }
 
-export type RemoteFailure = 'network' | 'tls' | 'auth' | 'timeout';
 
 /** The remote could not be asked (network, TLS), or refused the token (401/403). */
 export class RemoteError extends Error {

@@ -6,71 +6,14 @@
  * this process and across processes sharing the workspace (a lease in sync_meta).
  */
 import { formatDateTime } from '../../shared/api/datetime';
-import type { JsonObject, JsonValue } from '../../shared/resources';
+import type { Connection, ConflictField, EntryView, SyncErrorKind, SyncProgress, SyncReport, SyncStatus } from '../../shared/app/sync';
 import type { Services } from '../server/services';
-import { RemoteError, type RemoteClient, type RemoteFailure } from './client';
+import { RemoteError, type RemoteClient } from './client';
 import { Mirror } from './mirror';
 import { Outbox, SyncMeta, type OutboxEntry } from './outbox';
 import { MassDeleteError, Puller, type PullProgress } from './pull';
 import { Pusher, SyncStopped } from './push';
 import { PUSHED, PULL_PATHS, REFERENCE_FIELDS, refersTo, type PulledEndpoint } from './synced';
-
-export type Connection = 'unknown' | 'online' | 'offline' | 'auth_failed';
-
-export interface SyncProgress {
-  readonly phase: 'push' | 'pull';
-  readonly done: number;
-  readonly total: number;
-  /** The endpoint being pulled. */
-  readonly endpoint?: string;
-}
-
-export interface SyncReport {
-  /** done: nothing waits; conflicts: conflicts or refused changes wait for the user; error: stopped. */
-  readonly outcome: 'done' | 'conflicts' | 'error';
-  readonly pushed: number;
-  readonly pulled: number;
-  readonly conflicts: number;
-  readonly parked: number;
-  readonly waiting: number;
-  readonly error?: { readonly kind: RemoteFailure | 'mass_delete' | 'busy' | 'stopped' | 'internal'; readonly message: string };
-}
-
-export interface SyncStatus {
-  readonly remote: { readonly name: string; readonly url: string };
-  readonly connection: Connection;
-  readonly syncing: boolean;
-  readonly progress: SyncProgress | null;
-  readonly lastPull: string | null;
-  readonly lastPush: string | null;
-  readonly lastSync: string | null;
-  readonly lastError: string | null;
-  readonly outbox: { readonly pending: number; readonly parked: number; readonly conflicts: number };
-}
-
-export interface ConflictField {
-  readonly field: string;
-  readonly base: JsonValue;
-  readonly mine: JsonValue;
-  readonly theirs: JsonValue;
-}
-
-/** An outbox entry as the Sync screen and `outpost conflicts` show it. */
-export interface EntryView {
-  readonly seq: number;
-  readonly op: OutboxEntry['op'];
-  readonly resource: string;
-  readonly pk: number;
-  /** The object's name (or what identifies it), as known here. */
-  readonly label: string;
-  readonly state: OutboxEntry['state'];
-  readonly message: string | null;
-  readonly comment: string | null;
-  readonly fields: JsonObject;
-  readonly created: string;
-  /** For conflicts: each field's base, local and central value. */
-  readonly conflicts: readonly ConflictField[];
-}
 
 export class SyncBusyError extends Error {}
 export class ResolveError extends Error {
@@ -93,11 +36,15 @@ export interface SyncOptions {
 export interface EngineOptions {
   readonly pageSize?: number;
   readonly concurrency?: number;
-  /** How long a crashed process's sync lease blocks others (ms). */
+  /**
+   * How long a sync lease holds without being renewed (ms). The syncing process renews it every
+   * quarter of that; a lease older is a crashed process's, whatever now runs under its pid.
+   */
   readonly leaseMs?: number;
 }
 
 const LEASE_KEY = 'sync_lease';
+const LEASE_MS = 60_000;
 
 function processAlive(pid: number): boolean {
   try {
@@ -117,6 +64,7 @@ export class SyncEngine {
   private connectionState: Connection = 'unknown';
   private readonly listeners = new Set<() => void>();
   private stopping = false;
+  private leaseRenewal: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly services: Services,
@@ -166,6 +114,7 @@ export class SyncEngine {
       lastPush: this.meta.get('last_push') ?? null,
       lastSync: this.meta.get('last_sync') ?? null,
       lastError: this.meta.get('last_error') ?? null,
+      lastErrorKind: (this.meta.get('last_error_kind') as SyncErrorKind | undefined) ?? null,
       outbox: this.outbox.counts(),
     };
   }
@@ -188,22 +137,41 @@ export class SyncEngine {
     this.changed();
   }
 
+  private get leaseMs(): number {
+    return this.options.leaseMs ?? LEASE_MS;
+  }
+
+  /**
+   * Take the workspace's sync lease, refused while another live process holds a lease it renewed
+   * lately; renewed every quarter of its length while this sync runs (pids are reused: a lease
+   * is trusted for its age, not for its pid alone).
+   */
   private acquireLease(): void {
     const store = this.services.store;
     store.write(() => {
       const held = this.meta.get(LEASE_KEY);
       if (held) {
         const [pid, at] = held.split(':').map(Number) as [number, number];
-        const fresh = Date.now() - at < (this.options.leaseMs ?? 15 * 60_000);
+        const fresh = Date.now() - at < this.leaseMs;
         if (pid !== process.pid && fresh && processAlive(pid)) {
           throw new SyncBusyError(`another Outpost process (pid ${pid}) is syncing this workspace; try again when it is done`);
         }
       }
       this.meta.set(LEASE_KEY, `${process.pid}:${Date.now()}`);
     });
+    this.leaseRenewal = setInterval(() => this.quietly(() => this.renewLease()), this.leaseMs / 4);
+    this.leaseRenewal.unref();
+  }
+
+  private renewLease(): void {
+    this.services.store.write(() => {
+      if (this.meta.get(LEASE_KEY)?.startsWith(`${process.pid}:`)) this.meta.set(LEASE_KEY, `${process.pid}:${Date.now()}`);
+    });
   }
 
   private releaseLease(): void {
+    clearInterval(this.leaseRenewal);
+    this.leaseRenewal = undefined;
     this.services.store.write(() => {
       if (this.meta.get(LEASE_KEY)?.startsWith(`${process.pid}:`)) this.meta.delete(LEASE_KEY);
     });
@@ -239,8 +207,9 @@ export class SyncEngine {
     }
     let pushed = 0;
     let pulled = 0;
+    const pusher = new Pusher(this.services, this.client, () => this.stopping);
+    let pushRecorded = false;
     try {
-      const pusher = new Pusher(this.services, this.client, () => this.stopping);
       this.report({ phase: 'push', done: 0, total: this.outbox.entries().length });
       const push = await pusher.push((p) => this.report({ phase: 'push', ...p }));
       pushed = push.pushed;
@@ -249,6 +218,7 @@ export class SyncEngine {
         this.meta.set('last_push', this.now());
         this.record('sync_push', pushed, options);
       });
+      pushRecorded = true;
       const puller = new Puller(this.services, this.client);
       const pull = await puller.pull({
         ...(this.options.pageSize === undefined ? {} : { pageSize: this.options.pageSize }),
@@ -264,6 +234,7 @@ export class SyncEngine {
         this.meta.set('last_pull', now);
         this.meta.set('last_sync', now);
         this.meta.delete('last_error');
+        this.meta.delete('last_error_kind');
         this.record('sync_pull', pulled, options);
       });
       return {
@@ -278,8 +249,14 @@ export class SyncEngine {
       const failure = this.failure(error);
       let counts = { conflicts: 0, parked: 0 };
       // The workspace may be closing under a stopped sync: its report is all that is left.
+      // Entries that went through before the push stopped are pushed all the same.
+      if (!pushRecorded) pushed = pusher.pushed;
       this.quietly(() => {
-        this.services.store.write(() => this.meta.set('last_error', failure.message));
+        this.services.store.write(() => {
+          this.meta.set('last_error', failure.message);
+          this.meta.set('last_error_kind', failure.kind);
+          if (!pushRecorded && pushed > 0) this.record('sync_push', pushed, options);
+        });
         counts = this.outbox.counts();
       });
       return { outcome: 'error', pushed, pulled, conflicts: counts.conflicts, parked: counts.parked, waiting: 0, error: failure };
@@ -373,8 +350,15 @@ export class SyncEngine {
   }
 
   /** Show the object as the central server has it, with the local changes still waiting on top. */
-  private restore(resource: string, pk: number): void {
-    if (resource in PULL_PATHS) this.mirror.restore(resource as PulledEndpoint, pk);
+  private restore(entry: OutboxEntry): void {
+    if (entry.resource in PULL_PATHS) this.mirror.restore(entry.resource as PulledEndpoint, entry.pk);
+    else if (entry.resource === 'network_interface') {
+      // The interface comes back with its owner (the entry's base is the interface as it was).
+      const template = entry.base.template;
+      const probe = entry.base.probe;
+      if (typeof template === 'number') this.mirror.restore('vendor_probe_template', template);
+      else if (typeof probe === 'number') this.mirror.restore('vendor_probe', probe);
+    }
   }
 
   /**
@@ -395,7 +379,7 @@ export class SyncEngine {
       if (entry.op === 'delete') {
         if (choice === 'theirs') {
           this.outbox.remove(seq);
-          this.restore(entry.resource, entry.pk);
+          this.restore(entry);
           return undefined;
         }
         const base = { ...entry.base, [field]: theirValue };
@@ -413,7 +397,7 @@ export class SyncEngine {
       const done = Object.keys(theirs).length === 0;
       if (done && Object.keys(fields).length === 0) this.outbox.remove(seq);
       else this.outbox.change(seq, { fields, base, theirs: done ? null : theirs, ...(done ? { state: 'pending', message: null } : {}) });
-      if (choice === 'theirs') this.restore(entry.resource, entry.pk);
+      if (choice === 'theirs') this.restore(entry);
       return done && Object.keys(fields).length === 0 ? undefined : seq;
     });
     this.changed();
@@ -445,7 +429,7 @@ export class SyncEngine {
         return;
       }
       this.outbox.remove(seq);
-      this.restore(entry.resource, entry.pk);
+      this.restore(entry);
     });
     this.changed();
   }

@@ -59,8 +59,21 @@ const NAMED: Partial<Record<PulledEndpoint, { table: string; scope: string }>> =
   engine_probe: { table: 'appliance', scope: "type = 'engine'" },
 };
 
+/** Fields of mirrored objects naming other mirrored objects, and the table of those. */
+const REFERENCE_TABLES: Readonly<Record<string, string>> = { parent_tmpl: 'vendor_probe_template', ruleset: 'ruleset', sources: 'source' };
+
+/** Endpoints whose objects other objects refer to, and the table those references name. */
+const REFERENCED: Partial<Record<PulledEndpoint, string>> = { vendor_probe_template: 'vendor_probe_template', ruleset: 'ruleset', source: 'source' };
+
 export class Mirror {
   private readonly outbox: Outbox;
+  /**
+   * Objects written while an object they refer to is not here yet (a push's answer names what
+   * the central server has now; within a pull, a template may come before its parent): by
+   * `endpoint:pk`, with the `table:pk` keys they wait for. Each is written again when the last
+   * of those comes through this mirror; meanwhile it keeps its local references and no base.
+   */
+  private readonly incomplete = new Map<string, { endpoint: PulledEndpoint; object: JsonObject; waits: Set<string> }>();
 
   constructor(private readonly services: Services) {
     this.outbox = new Outbox(services.store);
@@ -205,8 +218,11 @@ export class Mirror {
       this.setBase(endpoint, pk, object);
       return;
     }
-    const view = this.localView(endpoint, object);
-    if (typeof view.name === 'string' && !this.clearName(endpoint, pk, view.name)) return;
+    this.incomplete.delete(`${endpoint}:${pk}`);
+    const shown = this.localView(endpoint, object);
+    if (typeof shown.name === 'string' && !this.clearName(endpoint, pk, shown.name)) return;
+    const missing = this.missingReferences(shown);
+    const view = missing.size === 0 ? shown : this.withLocalReferences(endpoint, pk, shown);
     switch (endpoint) {
       case 'source':
         this.put(tables.source, pk, columnsOf(tables.source, view));
@@ -238,15 +254,84 @@ export class Mirror {
         this.put(tables.engineProbe, pk, columnsOf(tables.engineProbe, view), { type: 'engine' });
         break;
     }
-    this.setBase(endpoint, pk, object);
+    if (missing.size === 0) this.setBase(endpoint, pk, object);
+    else {
+      // Not the remote's state yet: written again when what it refers to comes (or by the next pull).
+      this.dropBase(endpoint, pk);
+      this.incomplete.set(`${endpoint}:${pk}`, { endpoint, object, waits: missing });
+    }
+    this.completeWaiting(endpoint, pk);
   }
 
-  /** Write the object again from its base (after a local change to it was dropped or resolved). */
+  private present(table: string, pk: number): boolean {
+    return this.store.prepare(`SELECT 1 FROM "${table}" WHERE pk = ?`).get(pk) !== undefined;
+  }
+
+  /** `table:pk` of each object the view refers to that is not here. */
+  private missingReferences(view: JsonObject): Set<string> {
+    const out = new Set<string>();
+    for (const [field, table] of Object.entries(REFERENCE_TABLES)) {
+      const value = view[field];
+      for (const pk of Array.isArray(value) ? value : [value]) if (typeof pk === 'number' && !this.present(table, pk)) out.add(`${table}:${pk}`);
+    }
+    return out;
+  }
+
+  /** The view with each reference to an object not here replaced by the local one (or none). */
+  private withLocalReferences(endpoint: PulledEndpoint, pk: number, view: JsonObject): JsonObject {
+    const out: JsonObject = { ...view };
+    const table = NAMED[endpoint]?.table;
+    for (const [field, target] of Object.entries(REFERENCE_TABLES)) {
+      const value = view[field];
+      if (Array.isArray(value)) out[field] = value.filter((v) => typeof v !== 'number' || this.present(target, v));
+      else if (typeof value === 'number' && !this.present(target, value)) {
+        const local = table === undefined ? undefined : this.store.prepare(`SELECT "${field}" FROM "${table}" WHERE pk = ?`).pluck().get(pk);
+        out[field] = typeof local === 'number' && this.present(target, local) ? local : null;
+      }
+    }
+    return out;
+  }
+
+  /** Write again the objects that waited for the one just written. */
+  private completeWaiting(endpoint: PulledEndpoint, pk: number): void {
+    const table = REFERENCED[endpoint];
+    if (table === undefined) return;
+    const key = `${table}:${pk}`;
+    for (const waiting of [...this.incomplete.values()]) {
+      if (!waiting.waits.delete(key) || waiting.waits.size > 0) continue;
+      this.put1(waiting.endpoint, waiting.object);
+    }
+  }
+
+  /**
+   * Write the object again from its base (after a local change to it was dropped or resolved),
+   * and the objects whose local state followed that change: a template's children (they showed
+   * what it showed), the rulesets listing a source and the engine probes on a ruleset (a local
+   * deletion took it from them). Their bases are the central server's state, which the pull
+   * would not write again: it has not changed.
+   */
   restore(endpoint: PulledEndpoint, pk: number): boolean {
     const base = this.base(endpoint, pk);
     if (!base) return false;
     this.put1(endpoint, base);
+    for (const dependent of this.dependents(endpoint, pk)) this.restore(dependent.endpoint, dependent.pk);
     return true;
+  }
+
+  /** Mirrored objects whose base refers to object `pk` of `endpoint`. */
+  private dependents(endpoint: PulledEndpoint, pk: number): { endpoint: PulledEndpoint; pk: number }[] {
+    const find = (resource: PulledEndpoint, condition: string) =>
+      (this.store.prepare(`SELECT pk FROM sync_base WHERE resource = ? AND ${condition}`).pluck().all(resource, pk) as number[]).map((p) => ({ endpoint: resource, pk: p }));
+    switch (endpoint) {
+      case 'vendor_probe_template':
+        return [...find('vendor_probe_template', "json_extract(data, '$.parent_tmpl') = ?"), ...find('vendor_probe', "json_extract(data, '$.parent_tmpl') = ?")];
+      case 'source':
+        return find('ruleset', "EXISTS (SELECT 1 FROM json_each(data, '$.sources') WHERE value = ?)");
+      case 'ruleset':
+        return find('engine_probe', "json_extract(data, '$.ruleset') = ?");
+      default:
+        return [];
+    }
   }
 
   /** The key of a pulled object: its pk, or its address for host identities. */

@@ -165,13 +165,20 @@ export class OutboxRecorder implements ChangeRecorder {
   updated(resource: string, pk: number, before: JsonObject, after: JsonObject, given: readonly string[], comment: string | null | undefined): void {
     if (!isPushed(resource)) return;
     const changed = given.filter((field) => !sameForSync(field, before[field], after[field]));
-    if (changed.length === 0) return;
+    if (changed.length === 0) {
+      // Nothing the central server keeps changed, but the row did (its `updated` time): its base
+      // no longer describes it, and the next pull writes the central server's version again.
+      // (With a change of it waiting, the push or the restore after a resolve rewrites it.)
+      if (pk > 0 && this.outbox.of(resource, pk).length === 0) this.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(resource, pk);
+      return;
+    }
     const fields: JsonObject = {};
     const base: JsonObject = {};
     for (const field of changed) {
       fields[field] = pushValue(field, after[field]);
       base[field] = pushValue(field, before[field]);
     }
+    if (resource === 'vendor_probe_template') this.forgetDescendants(pk);
     // An object not created on the central server yet: its create carries the change. A create
     // the central server refused is tried again with it (the edit is how the user fixes it).
     const create = this.outbox.of(resource, pk).find((e) => e.op === 'create' && (e.state === 'pending' || e.state === 'parked'));
@@ -195,8 +202,29 @@ export class OutboxRecorder implements ChangeRecorder {
     }
     const base: JsonObject = {};
     for (const [field, value] of Object.entries(before)) base[field] = ITEM_FIELDS.includes(field as (typeof ITEM_FIELDS)[number]) ? pushValue(field, value) : value;
+    // A template's interface goes from the children that inherit it too.
+    if (resource === 'network_interface' && typeof before.template === 'number') this.forgetDescendants(before.template);
     this.outbox.append('delete', resource, pk, {}, base, comment);
     this.recorded();
+  }
+
+  /**
+   * A template's change reached its children here by inheritance, with no entries of their own:
+   * their bases no longer describe them, and the pull would not write them again where the
+   * central server did not change them (it may not have made them inherit the change: its tree
+   * may differ). Forgotten, the next pull writes each as the central server has it.
+   */
+  private forgetDescendants(template: number): void {
+    this.store
+      .prepare(
+        `WITH RECURSIVE tree(pk) AS (
+           SELECT pk FROM vendor_probe_template WHERE parent_tmpl = @template
+           UNION SELECT t.pk FROM vendor_probe_template t JOIN tree ON t.parent_tmpl = tree.pk)
+         DELETE FROM sync_base
+         WHERE (resource = 'vendor_probe_template' AND pk IN (SELECT pk FROM tree))
+            OR (resource = 'vendor_probe' AND pk IN (SELECT pk FROM appliance WHERE parent_tmpl = @template OR parent_tmpl IN (SELECT pk FROM tree)))`,
+      )
+      .run({ template });
   }
 }
 

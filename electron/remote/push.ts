@@ -78,6 +78,7 @@ const IGNORED_IN_DELETE_CHECK = new Set(['pk', 'created', 'updated', 'created_da
 export class Pusher {
   private readonly outbox: Outbox;
   private readonly mirror: Mirror;
+  private done = 0;
 
   constructor(
     private readonly services: Services,
@@ -199,31 +200,30 @@ export class Pusher {
 
   private async remove(entry: OutboxEntry): Promise<'done' | 'parked' | 'conflict'> {
     const path = `/rest/${pathOf(entry.resource)}/${entry.pk}/`;
-    if (entry.resource !== 'network_interface') {
-      const current = await this.client.send('GET', path);
-      if (current.status === 404) {
-        this.write(() => {
-          this.outbox.remove(entry.seq);
-          this.services.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(entry.resource, entry.pk);
-        });
-        crashPoint('after-commit');
-        return 'done';
+    const current = await this.client.send('GET', path);
+    if (current.status === 404) {
+      this.write(() => {
+        this.outbox.remove(entry.seq);
+        this.services.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(entry.resource, entry.pk);
+      });
+      crashPoint('after-commit');
+      return 'done';
+    }
+    if (current.status === 200 && current.body && typeof current.body === 'object' && !Array.isArray(current.body)) {
+      // Deleting what a colleague changed meanwhile (an object, or an interface's flag) is a
+      // conflict, not a silent loss.
+      const theirs = current.body;
+      const changed: JsonObject = {};
+      for (const [field, was] of Object.entries(entry.base)) {
+        if (IGNORED_IN_DELETE_CHECK.has(field) || !(field in theirs)) continue;
+        if (!sameValue(pushValue(field, theirs[field]), pushValue(field, was))) changed[field] = theirs[field] ?? null;
       }
-      if (current.status === 200 && current.body && typeof current.body === 'object' && !Array.isArray(current.body)) {
-        // Deleting what a colleague changed meanwhile is a conflict, not a silent loss.
-        const theirs = current.body;
-        const changed: JsonObject = {};
-        for (const [field, was] of Object.entries(entry.base)) {
-          if (IGNORED_IN_DELETE_CHECK.has(field) || !(field in theirs)) continue;
-          if (!sameValue(pushValue(field, theirs[field]), pushValue(field, was))) changed[field] = theirs[field] ?? null;
-        }
-        if (Object.keys(changed).length > 0) {
-          this.write(() => {
-            this.outbox.change(entry.seq, { state: 'conflict', theirs: changed, message: 'Changed on the central server since it was deleted here.' });
-            this.remember(entry.resource, theirs);
-          });
-          return 'conflict';
-        }
+      if (Object.keys(changed).length > 0) {
+        this.write(() => {
+          this.outbox.change(entry.seq, { state: 'conflict', theirs: changed, message: 'Changed on the central server since it was deleted here.' });
+          this.remember(entry.resource, theirs);
+        });
+        return 'conflict';
       }
     }
     crashPoint('before-send');
@@ -251,7 +251,6 @@ export class Pusher {
   async push(onProgress?: (progress: PushProgress) => void): Promise<PushResult> {
     const entries = this.outbox.entries();
     const held = new Set<string>();
-    let pushed = 0;
     let conflicts = 0;
     let parked = 0;
     let waiting = 0;
@@ -274,7 +273,7 @@ export class Pusher {
         continue;
       }
       const outcome = entry.op === 'create' ? await this.create(entry) : entry.op === 'update' ? await this.update(entry) : await this.remove(entry);
-      if (outcome === 'done') pushed++;
+      if (outcome === 'done') this.done++;
       else {
         held.add(key);
         if (outcome === 'parked') parked++;
@@ -282,7 +281,12 @@ export class Pusher {
       }
       onProgress?.({ done, total: entries.length });
     }
-    return { pushed, conflicts, parked, waiting };
+    return { pushed: this.done, conflicts, parked, waiting };
+  }
+
+  /** Entries pushed so far (what went through before a push stopped on an error too). */
+  get pushed(): number {
+    return this.done;
   }
 }
 

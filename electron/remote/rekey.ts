@@ -24,6 +24,20 @@ function rewrite(value: JsonValue | undefined, from: number, to: number): JsonVa
   return value;
 }
 
+/** Rewrite `from` to `to` in the object's reference fields, in place; true if any changed. */
+function rewriteReferences(object: JsonObject, fields: readonly string[], from: number, to: number): boolean {
+  let changed = false;
+  for (const field of fields) {
+    if (!(field in object)) continue;
+    const next = rewrite(object[field], from, to);
+    if (JSON.stringify(next) !== JSON.stringify(object[field])) {
+      object[field] = next ?? null;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 /** Re-key inside the caller's transaction (foreign keys are checked at its commit). */
 export function rekey(services: Services, resource: string, from: number, to: number): void {
   const synced = PUSHED[resource];
@@ -47,21 +61,19 @@ export function rekey(services: Services, resource: string, from: number, to: nu
   store.prepare(`UPDATE outbox SET pk = ? WHERE pk = ? AND resource IN (SELECT value FROM json_each(?))`).run(to, from, JSON.stringify(family));
   store.prepare(`UPDATE sync_base SET pk = ? WHERE pk = ? AND resource IN (SELECT value FROM json_each(?))`).run(to, from, JSON.stringify(family));
 
-  // Pending changes that refer to the object (a probe whose template was made here).
+  // Pending changes that refer to the object (a probe whose template was made here): the values
+  // they set, the values they were based on and the central server's values a conflict keeps, so
+  // a later change of the reference meets its first change under the same pk.
   const fields = REFERENCE_FIELDS[resource] ?? [];
   if (fields.length > 0) {
-    for (const row of store.prepare('SELECT seq, fields FROM outbox').all() as Row[]) {
-      const entryFields = JSON.parse(text(row, 'fields')) as JsonObject;
-      let changed = false;
-      for (const field of fields) {
-        if (!(field in entryFields)) continue;
-        const next = rewrite(entryFields[field], from, to);
-        if (JSON.stringify(next) !== JSON.stringify(entryFields[field])) {
-          entryFields[field] = next ?? null;
-          changed = true;
-        }
+    for (const row of store.prepare('SELECT seq, fields, base, theirs FROM outbox').all() as Row[]) {
+      const changes: Record<string, string> = {};
+      for (const column of ['fields', 'base', 'theirs'] as const) {
+        if (row[column] === null) continue;
+        const object = JSON.parse(text(row, column)) as JsonObject;
+        if (rewriteReferences(object, fields, from, to)) changes[column] = JSON.stringify(object);
       }
-      if (changed) store.prepare('UPDATE outbox SET fields = ? WHERE seq = ?').run(JSON.stringify(entryFields), int(row, 'seq'));
+      for (const [column, json] of Object.entries(changes)) store.prepare(`UPDATE outbox SET "${column}" = ? WHERE seq = ?`).run(json, int(row, 'seq'));
     }
   }
 

@@ -7,7 +7,8 @@
 import { nextSyncDelay, PUSH_DELAY_MS, type SyncOutcome } from '../../shared/sync/schedule';
 import type { Services } from '../server/services';
 import { RemoteClient, type ClientOptions, type RemoteConfig } from './client';
-import { SyncEngine, type EngineOptions, type SyncReport } from './engine';
+import type { SyncReport } from '../../shared/app/sync';
+import { SyncEngine, type EngineOptions } from './engine';
 import { OutboxRecorder } from './outbox';
 
 export interface SessionOptions extends EngineOptions {

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SyncOptions, SyncReport } from '../../electron/remote/engine';
+import type { SyncOptions } from '../../electron/remote/engine';
+import type { SyncReport } from '../../shared/app/sync';
 import { RemoteSession, type SessionOptions } from '../../electron/remote/session';
 import { createAppHandler } from '../../electron/server/app/appHandler';
 import { listen } from '../../electron/server/http/nodeAdapter';

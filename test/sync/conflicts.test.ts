@@ -145,6 +145,32 @@ describe('conflicts', () => {
     expect((await site.api.get(`${P}${pk}/`)).status).toBe(404);
   });
 
+  test('deleting an interface a colleague changed meanwhile is a conflict too; "theirs" brings it back, "mine" deletes it', async () => {
+    const pk = await mirroredProbe({ interfaces: [{ name: 'eth0', active: false }, { name: 'eth1' }] });
+    const eth0 = () => site.api.get(`${P}${pk}/`).then((r) => r.json().interfaces.find((i: { name: string }) => i.name === 'eth0'));
+    const iface = await eth0();
+    expect((await site.api.delete(`/rest/appliances/network_interface/${iface.pk}/`)).status).toBe(204);
+    await remote.api.patch(`${P}${pk}/`, { interfaces: [{ name: 'eth0', active: true }, { name: 'eth1' }] });
+    expect((await site.sync()).outcome).toBe('conflicts');
+    const [conflict] = await conflicts();
+    expect(conflict).toMatchObject({ op: 'delete', resource: 'network_interface', pk: iface.pk });
+    expect(conflict.conflicts).toEqual([{ field: 'active', base: false, mine: null, theirs: true }]);
+    expect((await remote.api.get(`/rest/appliances/network_interface/${iface.pk}/`)).json().active).toBe(true);
+    await site.api.post(`/app/sync/entries/${conflict.seq}/resolve`, { field: 'active', choice: 'theirs' });
+    // Kept: back here at once, as the central server has it.
+    expect(await eth0()).toMatchObject({ pk: iface.pk, active: true });
+    expect((await site.sync()).outcome).toBe('done');
+
+    expect((await site.api.delete(`/rest/appliances/network_interface/${iface.pk}/`)).status).toBe(204);
+    await remote.api.patch(`${P}${pk}/`, { interfaces: [{ name: 'eth0', active: false }, { name: 'eth1' }] });
+    expect((await site.sync()).outcome).toBe('conflicts');
+    const [again] = await conflicts();
+    await site.api.post(`/app/sync/entries/${again.seq}/resolve`, { field: 'active', choice: 'mine' });
+    expect((await site.sync()).outcome).toBe('done');
+    expect((await remote.api.get(`/rest/appliances/network_interface/${iface.pk}/`)).status).toBe(404);
+    expect(await eth0()).toBeUndefined();
+  });
+
   test('resolving what is not a conflict is refused with a clear message', async () => {
     const reply = await site.api.post('/app/sync/entries/999999/resolve', { field: 'x', choice: 'mine' });
     expect(reply.status).toBe(404);

@@ -213,21 +213,38 @@ describe('kill -9 during the push, then sync again', () => {
     await expectConverged(scenario, await sync(scenario));
   });
 
-  // engine.ts (not ours to change) trusts a lease whose pid is alive for 15 minutes: once the
-  // killed sync's pid belongs to another process (pids are reused), every sync is refused as
-  // "busy" until then. See the report.
-  test.fails('a killed sync whose pid now belongs to another process does not block the next sync', async () => {
-    const scenario = await prepare(nextPrefix());
-    await crashAt(scenario, 'after-response:1');
+  /** Put a lease in the workspace as if process `pid` had renewed it `age` ms ago. */
+  function setLease(scenario: Scenario, pid: number, age: number): void {
     const db = new Database(path.join(scenario.dir, 'workspaces', 'site.sqlite3'));
     try {
-      const lease = db.prepare("SELECT value FROM sync_meta WHERE key = 'sync_lease'").pluck().get() as string;
+      const lease = db.prepare("SELECT value FROM sync_meta WHERE key = 'sync_lease'").pluck().get() as string | undefined;
       expect(lease, 'the killed run left its lease').toMatch(/^\d+:\d+$/);
-      // This test's own process: alive, and no Outpost sync.
-      db.prepare("UPDATE sync_meta SET value = ? WHERE key = 'sync_lease'").run(`${process.pid}:${lease.split(':')[1]}`);
+      db.prepare("UPDATE sync_meta SET value = ? WHERE key = 'sync_lease'").run(`${pid}:${Date.now() - age}`);
     } finally {
       db.close();
     }
+  }
+
+  test('a killed sync whose pid now belongs to another process blocks the next sync no longer than a lease (one minute unrenewed)', async () => {
+    const scenario = await prepare(nextPrefix());
+    await crashAt(scenario, 'after-response:1');
+    // This test's own process: alive, and no Outpost sync; the lease was last renewed 61 s ago.
+    setLease(scenario, process.pid, 61_000);
+    await expectConverged(scenario, await sync(scenario));
+  });
+
+  test('a lease another live process renewed lately refuses the sync as busy, and changes nothing', async () => {
+    const scenario = await prepare(nextPrefix());
+    await crashAt(scenario, 'after-response:1');
+    setLease(scenario, process.pid, 5_000);
+    const busy = await sync(scenario);
+    expect(busy.status).toBe(1);
+    expect(JSON.parse(busy.stdout)).toMatchObject({
+      outcome: 'error',
+      pushed: 0,
+      error: { kind: 'busy', message: `another Outpost process (pid ${process.pid}) is syncing this workspace; try again when it is done` },
+    });
+    setLease(scenario, process.pid, 61_000);
     await expectConverged(scenario, await sync(scenario));
   });
 

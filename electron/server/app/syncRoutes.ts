@@ -7,6 +7,7 @@
 import { ApiError } from '../../../shared/api/errors';
 import { MESSAGES } from '../../../shared/api/messages';
 import { isIpLiteral } from '../../../shared/app/bridge';
+import type { SyncStatusView } from '../../../shared/app/sync';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
 import { ResolveError } from '../../remote/engine';
 import { RemoteConfigError } from '../../remote/remotes';
@@ -36,8 +37,23 @@ function toJson<T>(value: T): JsonValue {
 export function syncSummary(host: WorkspaceHost): JsonValue {
   const session = host.session();
   if (session === undefined) return null;
-  if (!(session instanceof RemoteSession)) return { remote: { name: session.name, url: null }, problem: session.problem, connection: 'unknown', syncing: false, progress: null, outbox: null };
-  return toJson({ ...session.engine.status(), problem: null });
+  const view: SyncStatusView =
+    session instanceof RemoteSession
+      ? { ...session.engine.status(), problem: null }
+      : {
+          remote: { name: session.name, url: null },
+          connection: 'unknown',
+          syncing: false,
+          progress: null,
+          lastPull: null,
+          lastPush: null,
+          lastSync: null,
+          lastError: null,
+          lastErrorKind: null,
+          outbox: null,
+          problem: session.problem,
+        };
+  return toJson(view);
 }
 
 function sessionOf(host: WorkspaceHost): RemoteSession {

@@ -4,12 +4,12 @@
  * "Syncing…" while a sync runs, the changes waiting, refused and in conflict, each a link to
  * where it is dealt with.
  */
+import type { SyncStatusView } from '../../../shared/app/sync';
 import { href } from '../router';
 import { CONNECTION_TEXT, plural } from '../screens/syncFormat';
-import type { SyncStatus } from '../stores/syncModel';
 import './SyncIndicator.css';
 
-export function SyncIndicator({ sync }: { sync: SyncStatus }) {
+export function SyncIndicator({ sync }: { sync: SyncStatusView }) {
   if (sync.problem || !sync.outbox) {
     return (
       <span className="sync-indicator" data-testid="sync-indicator">

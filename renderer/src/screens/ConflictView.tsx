@@ -5,10 +5,10 @@
  * the central server meanwhile is confirmed ("Delete anyway") or given up ("Keep it").
  */
 import { useEffect, useRef, useState } from 'react';
+import type { ConflictField, EntryView } from '../../../shared/app/sync';
 import type { JsonValue } from '../../../shared/resources';
 import { href } from '../router';
 import { useSync } from '../stores/sync';
-import type { ConflictField, OutboxEntry } from '../stores/syncModel';
 import { formatSeen } from './hostsFormat';
 import { ageText, comparedLines, entryRoute, fieldLabel, resourceText, valueLines, type LineChange } from './syncFormat';
 
@@ -39,12 +39,12 @@ function Value({ field, value, base, className }: { field: string; value: JsonVa
   return <span className={`conflict-value ${placeholder(line) ? 'placeholder-value' : ''} ${className ?? ''}`}>{line}</span>;
 }
 
-function ObjectName({ entry }: { entry: OutboxEntry }) {
+function ObjectName({ entry }: { entry: EntryView }) {
   const route = entryRoute(entry);
   return route ? <a href={href(route)}>{entry.label}</a> : <>{entry.label}</>;
 }
 
-function EntryHead({ entry, now }: { entry: OutboxEntry; now: number }) {
+function EntryHead({ entry, now }: { entry: EntryView; now: number }) {
   const title = `conflict-${entry.seq}-title`;
   return (
     <header className="conflict-head">
@@ -69,7 +69,7 @@ function EntryHead({ entry, now }: { entry: OutboxEntry; now: number }) {
   );
 }
 
-function UpdateConflict({ entry, busy, onChoose }: { entry: OutboxEntry; busy: boolean; onChoose: (field: string, choice: 'mine' | 'theirs') => void }) {
+function UpdateConflict({ entry, busy, onChoose }: { entry: EntryView; busy: boolean; onChoose: (field: string, choice: 'mine' | 'theirs') => void }) {
   return (
     <>
       <p>
@@ -118,7 +118,7 @@ function UpdateConflict({ entry, busy, onChoose }: { entry: OutboxEntry; busy: b
   );
 }
 
-function DeleteConflict({ entry, busy, onDelete, onKeep }: { entry: OutboxEntry; busy: boolean; onDelete: () => void; onKeep: () => void }) {
+function DeleteConflict({ entry, busy, onDelete, onKeep }: { entry: EntryView; busy: boolean; onDelete: () => void; onKeep: () => void }) {
   return (
     <>
       <p className="notice warn">You deleted this; it was changed on the central server meanwhile.</p>
@@ -156,7 +156,7 @@ function DeleteConflict({ entry, busy, onDelete, onKeep }: { entry: OutboxEntry;
   );
 }
 
-function ConflictEntry({ entry, now, onResolved }: { entry: OutboxEntry; now: number; onResolved: () => void }) {
+function ConflictEntry({ entry, now, onResolved }: { entry: EntryView; now: number; onResolved: () => void }) {
   const [busy, setBusy] = useState(false);
   const resolve = useSync((s) => s.resolve);
   const run = async (steps: readonly { field: string; choice: 'mine' | 'theirs' }[]) => {

@@ -6,11 +6,11 @@
  * A standalone workspace has none of this: the screen says how to get a bound one.
  */
 import { useEffect, useState } from 'react';
+import type { EntryView, SyncProgress, SyncStatusView } from '../../../shared/app/sync';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { href, useRoute } from '../router';
 import { useStatus } from '../stores/status';
 import { followSync, useSync } from '../stores/sync';
-import type { OutboxEntry, SyncProgress, SyncStatus } from '../stores/syncModel';
 import { ConflictView } from './ConflictView';
 import { formatSeen } from './hostsFormat';
 import {
@@ -19,7 +19,6 @@ import {
   connectionExplained,
   entryRoute,
   fieldLabel,
-  isMassDeleteRefusal,
   OP_TEXT,
   plural,
   progressCount,
@@ -74,7 +73,7 @@ function ProgressBar({ progress }: { progress: SyncProgress | null }) {
   );
 }
 
-function RemoteCard({ status, now }: { status: SyncStatus; now: number }) {
+function RemoteCard({ status, now }: { status: SyncStatusView; now: number }) {
   const syncNow = useSync((s) => s.syncNow);
   const [allowing, setAllowing] = useState(false);
   return (
@@ -111,7 +110,7 @@ function RemoteCard({ status, now }: { status: SyncStatus; now: number }) {
           The central server refused the token. Replace it in <a href={href('/settings')}>Settings → Remotes</a>, then sync again.
         </p>
       )}
-      {isMassDeleteRefusal(status.lastError) && !status.syncing && (
+      {status.lastErrorKind === 'mass_delete' && !status.syncing && (
         <div className="notice warn">
           <p>
             The last pull stopped rather than delete most of the objects of one kind here. If they really were deleted on the central server, sync
@@ -136,7 +135,7 @@ function RemoteCard({ status, now }: { status: SyncStatus; now: number }) {
   );
 }
 
-function ObjectCell({ entry }: { entry: OutboxEntry }) {
+function ObjectCell({ entry }: { entry: EntryView }) {
   const route = entryRoute(entry);
   return (
     <>
@@ -145,7 +144,7 @@ function ObjectCell({ entry }: { entry: OutboxEntry }) {
   );
 }
 
-function changedFields(entry: OutboxEntry): string {
+function changedFields(entry: EntryView): string {
   if (entry.op === 'delete') return '';
   if (entry.op === 'create') return 'new object';
   return Object.keys(entry.fields)
@@ -153,10 +152,10 @@ function changedFields(entry: OutboxEntry): string {
     .join(', ');
 }
 
-function RefusedChanges({ entries, now }: { entries: readonly OutboxEntry[]; now: number }) {
+function RefusedChanges({ entries, now }: { entries: readonly EntryView[]; now: number }) {
   const retry = useSync((s) => s.retry);
   const discard = useSync((s) => s.discard);
-  const [discarding, setDiscarding] = useState<OutboxEntry | undefined>();
+  const [discarding, setDiscarding] = useState<EntryView | undefined>();
   if (entries.length === 0) return null;
   return (
     <section className="sync-card" aria-labelledby="sync-refused-title">
@@ -207,7 +206,7 @@ function RefusedChanges({ entries, now }: { entries: readonly OutboxEntry[]; now
   );
 }
 
-function Outbox({ entries, now }: { entries: readonly OutboxEntry[]; now: number }) {
+function Outbox({ entries, now }: { entries: readonly EntryView[]; now: number }) {
   return (
     <section className="sync-card" aria-labelledby="sync-outbox-title">
       <h2 id="sync-outbox-title">Changes waiting</h2>

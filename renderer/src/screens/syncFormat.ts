@@ -3,8 +3,8 @@
  * connection and progress in words, outbox entries in words, conflicting values made readable,
  * and how long a change has waited.
  */
+import type { Connection, EntryOp, EntryState, EntryView, SyncProgress, SyncStatusView } from '../../../shared/app/sync';
 import { RESOURCES, type JsonValue } from '../../../shared/resources';
-import type { Connection, EntryOp, EntryState, OutboxEntry, SyncProgress, SyncStatus } from '../stores/syncModel';
 import { objectRoute, typeLabel } from './historyFormat';
 import { PARAMETER_LABELS } from './templatesFields';
 
@@ -16,7 +16,7 @@ export const CONNECTION_TEXT: Readonly<Record<Connection, string>> = {
 };
 
 /** What the connection means for the user, one sentence. */
-export function connectionExplained(status: Pick<SyncStatus, 'connection' | 'remote'>): string {
+export function connectionExplained(status: Pick<SyncStatusView, 'connection' | 'remote'>): string {
   const name = status.remote.name ? `“${status.remote.name}”` : 'The central server';
   switch (status.connection) {
     case 'online':
@@ -71,7 +71,7 @@ export function plural(n: number, one: string, many: string): string {
 }
 
 /** The app route of an entry's object, while it exists here and a screen shows it. */
-export function entryRoute(entry: Pick<OutboxEntry, 'op' | 'resource' | 'pk'>): string | undefined {
+export function entryRoute(entry: Pick<EntryView, 'op' | 'resource' | 'pk'>): string | undefined {
   if (entry.op === 'delete') return undefined;
   // The templates screen opens templates by their central pk only.
   if (entry.resource === 'vendor_probe_template' && entry.pk < 0) return undefined;
@@ -143,10 +143,6 @@ export function ageText(timestamp: string, nowMs: number): string {
   return plural(Math.round(hours / 24), 'day ago', 'days ago');
 }
 
-/** The last error was the pull's mass-delete guard: the user may allow it, knowingly. */
-export function isMassDeleteRefusal(lastError: string | null): boolean {
-  return lastError !== null && /would delete \d+ of the \d+/.test(lastError);
-}
 
 /** How a remote's certificate is checked, in words. */
 export function tlsText(remote: { readonly url: string; readonly insecure: boolean; readonly pin: string | null }): string {

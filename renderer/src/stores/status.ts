@@ -4,11 +4,12 @@
  */
 import { create } from 'zustand';
 import type { ServerStatus } from '../../../shared/app/bridge';
+import type { SyncStatusView } from '../../../shared/app/sync';
 import type { JsonObject } from '../../../shared/resources';
 import { bridge } from '../api/bridge';
 import { api } from '../api/client';
 import { startPolling } from './poll';
-import { parseSyncStatus, type SyncStatus } from './syncModel';
+import { parseSyncStatus } from './syncModel';
 
 export interface AppStatus {
   readonly version: string;
@@ -16,7 +17,7 @@ export interface AppStatus {
   readonly mode: 'standalone' | 'bound';
   readonly user: { readonly pk: number; readonly username: string; readonly role: string };
   /** A bound workspace's link to its central server (the indicator); null when standalone. */
-  readonly sync: SyncStatus | null;
+  readonly sync: SyncStatusView | null;
 }
 
 interface StatusState {

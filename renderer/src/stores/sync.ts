@@ -5,17 +5,18 @@
  * Also the remotes of the data folder, shared by Settings' two sections.
  */
 import { create } from 'zustand';
+import type { EntryView, SyncStatusView } from '../../../shared/app/sync';
 import { ApiFailure, api } from '../api/client';
 import { startPolling } from './poll';
 import { useStatus } from './status';
-import { parseEntries, parseRemotes, parseSyncStatus, type OutboxEntry, type RemoteInfo, type SyncStatus } from './syncModel';
+import { parseEntries, parseRemotes, parseSyncStatus, type RemoteInfo } from './syncModel';
 
 export const POLL_SYNCING_MS = 500;
 export const POLL_IDLE_MS = 4000;
 
 interface SyncState {
-  readonly status: SyncStatus | undefined;
-  readonly entries: readonly OutboxEntry[];
+  readonly status: SyncStatusView | undefined;
+  readonly entries: readonly EntryView[];
   /** The first answer came (or failed). */
   readonly loaded: boolean;
   /** Why there is no sync state: a standalone workspace (404) or a remote that is not configured (409). */

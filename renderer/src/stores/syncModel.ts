@@ -1,64 +1,10 @@
 /**
- * The shapes of the app's sync answers (`GET /app/status` → `sync`, `GET /app/sync`, its
- * entries), read defensively from JSON: the renderer cannot import the engine's types, and a
- * field the server leaves out must not break the status bar. Pure: no DOM, no I/O.
+ * The app's sync answers (`GET /app/status` → `sync`, `GET /app/sync`, its entries; their shapes
+ * are in shared/app/sync.ts), read defensively from JSON: a field the server leaves out must not
+ * break the status bar. Pure: no DOM, no I/O.
  */
+import type { Connection, ConflictField, EntryOp, EntryState, EntryView, SyncErrorKind, SyncProgress, SyncStatusView } from '../../../shared/app/sync';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
-
-export type Connection = 'unknown' | 'online' | 'offline' | 'auth_failed';
-
-export interface SyncProgress {
-  readonly phase: 'push' | 'pull';
-  readonly done: number;
-  readonly total: number;
-  /** The endpoint being pulled. */
-  readonly endpoint: string | undefined;
-}
-
-export interface OutboxCounts {
-  readonly pending: number;
-  readonly parked: number;
-  readonly conflicts: number;
-}
-
-export interface SyncStatus {
-  readonly remote: { readonly name: string; readonly url: string | null };
-  readonly connection: Connection;
-  readonly syncing: boolean;
-  readonly progress: SyncProgress | null;
-  readonly lastPull: string | null;
-  readonly lastPush: string | null;
-  readonly lastSync: string | null;
-  readonly lastError: string | null;
-  /** Null when the workspace's remote is not configured in this data folder (see `problem`). */
-  readonly outbox: OutboxCounts | null;
-  /** Why the workspace cannot reach its remote at all (e.g. the remote was removed), else null. */
-  readonly problem: string | null;
-}
-
-export type EntryState = 'pending' | 'sending' | 'parked' | 'conflict';
-export type EntryOp = 'create' | 'update' | 'delete';
-
-export interface ConflictField {
-  readonly field: string;
-  readonly base: JsonValue;
-  readonly mine: JsonValue;
-  readonly theirs: JsonValue;
-}
-
-export interface OutboxEntry {
-  readonly seq: number;
-  readonly op: EntryOp;
-  readonly resource: string;
-  readonly pk: number;
-  readonly label: string;
-  readonly state: EntryState;
-  readonly message: string | null;
-  readonly comment: string | null;
-  readonly fields: JsonObject;
-  readonly created: string;
-  readonly conflicts: readonly ConflictField[];
-}
 
 export interface RemoteInfo {
   readonly name: string;
@@ -92,12 +38,14 @@ function progressOf(value: JsonValue | undefined): SyncProgress | null {
     phase: value.phase === 'pull' ? 'pull' : 'push',
     done: count(value.done),
     total: count(value.total),
-    endpoint: typeof value.endpoint === 'string' ? value.endpoint : undefined,
+    ...(typeof value.endpoint === 'string' ? { endpoint: value.endpoint } : {}),
   };
 }
 
-/** A SyncStatus from JSON; null for anything that is not one (a standalone workspace's `sync: null`). */
-export function parseSyncStatus(value: JsonValue | undefined): SyncStatus | null {
+const ERROR_KINDS: readonly SyncErrorKind[] = ['network', 'tls', 'auth', 'timeout', 'mass_delete', 'busy', 'stopped', 'internal'];
+
+/** A sync status from JSON; null for anything that is not one (a standalone workspace's `sync: null`). */
+export function parseSyncStatus(value: JsonValue | undefined): SyncStatusView | null {
   if (!isObject(value)) return null;
   const remote = isObject(value.remote) ? value.remote : {};
   const outbox = isObject(value.outbox) ? { pending: count(value.outbox.pending), parked: count(value.outbox.parked), conflicts: count(value.outbox.conflicts) } : null;
@@ -110,6 +58,7 @@ export function parseSyncStatus(value: JsonValue | undefined): SyncStatus | null
     lastPush: textOrNull(value.lastPush),
     lastSync: textOrNull(value.lastSync),
     lastError: textOrNull(value.lastError),
+    lastErrorKind: ERROR_KINDS.find((k) => k === value.lastErrorKind) ?? null,
     outbox,
     problem: textOrNull(value.problem),
   };
@@ -123,7 +72,7 @@ function conflictOf(value: JsonValue): ConflictField | undefined {
   return { field: value.field, base: value.base ?? null, mine: value.mine ?? null, theirs: value.theirs ?? null };
 }
 
-export function parseEntry(value: JsonValue): OutboxEntry | undefined {
+export function parseEntry(value: JsonValue): EntryView | undefined {
   if (!isObject(value) || typeof value.seq !== 'number') return undefined;
   return {
     seq: value.seq,
@@ -140,8 +89,8 @@ export function parseEntry(value: JsonValue): OutboxEntry | undefined {
   };
 }
 
-export function parseEntries(value: JsonValue | undefined): OutboxEntry[] {
-  return Array.isArray(value) ? value.map(parseEntry).filter((e): e is OutboxEntry => e !== undefined) : [];
+export function parseEntries(value: JsonValue | undefined): EntryView[] {
+  return Array.isArray(value) ? value.map(parseEntry).filter((e): e is EntryView => e !== undefined) : [];
 }
 
 export function parseRemotes(value: JsonValue): RemoteInfo[] {
