@@ -65,6 +65,21 @@ const REFERENCE_TABLES: Readonly<Record<string, string>> = { parent_tmpl: 'vendo
 /** Endpoints whose objects other objects refer to, and the table those references name. */
 const REFERENCED: Partial<Record<PulledEndpoint, string>> = { vendor_probe_template: 'vendor_probe_template', ruleset: 'ruleset', source: 'source' };
 
+/** The upsert of a row by pk, by table and column list (built once: a pull writes thousands of rows alike). */
+const UPSERTS = new Map<string, string>();
+
+function upsertSql(table: string, names: readonly string[]): string {
+  const key = `${table}\u0000${names.join('\u0000')}`;
+  let sql = UPSERTS.get(key);
+  if (sql === undefined) {
+    sql =
+      `INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
+      `ON CONFLICT(pk) DO UPDATE SET ${names.filter((n) => n !== 'pk').map((n) => `"${n}" = excluded."${n}"`).join(', ')}`;
+    UPSERTS.set(key, sql);
+  }
+  return sql;
+}
+
 export class Mirror {
   private readonly outbox: Outbox;
   /**
@@ -87,10 +102,7 @@ export class Mirror {
   private put(table: Table, pk: number, columns: Record<string, SqlValue>, scope: Record<string, SqlValue> = {}): void {
     const all: Record<string, SqlValue> = { ...columns, ...scope, pk };
     const names = Object.keys(all);
-    const sql =
-      `INSERT INTO "${table.name}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
-      `ON CONFLICT(pk) DO UPDATE SET ${names.filter((n) => n !== 'pk').map((n) => `"${n}" = excluded."${n}"`).join(', ')}`;
-    this.store.prepare(sql).run(...names.map((n) => all[n] ?? null));
+    this.store.prepare(upsertSql(table.name, names)).run(...names.map((n) => all[n] ?? null));
   }
 
   /**
