@@ -26,8 +26,8 @@
  * The user's choices in the clean-up (keep mine / take theirs, discard a refused change) are
  * intents too: "theirs" and "discard" drop the local change, "mine" re-asserts the local value.
  */
+import { INHERITABLE } from '../../../shared/resources/probes';
 import {
-  INHERITABLE,
   atomOf,
   atomValue,
   atoms,
@@ -338,48 +338,44 @@ export class WorkspaceModel {
     return (this.atomIntents.get(`${endpoint}:${pk}|parent_tmpl`) ?? []).map((i) => this.resolve('parent_tmpl', i.value));
   }
 
-  /** Every value of `atom` the templates from `starts` upwards had before, after, or by this workspace's changes. */
-  private ancestorValues(starts: readonly (Json | undefined)[], atom: string, before: Snapshot, after: Snapshot): Json[] {
+  /** The templates from `starts` upwards, by the parents the snapshots give and those this workspace set. */
+  private ancestors(starts: readonly (Json | undefined)[], sides: readonly Snapshot[]): number[] {
     const T = 'vendor_probe_template';
-    const values: Json[] = [];
     const seen = new Set<number>();
     const queue = starts.filter((p): p is number => typeof p === 'number');
     while (queue.length > 0) {
       const pk = queue.shift()!;
       if (seen.has(pk)) continue;
       seen.add(pk);
-      for (const side of [before, after]) {
-        const template = side[T].get(pk);
-        if (!template) continue;
-        values.push(atomOf(T, template, atom));
-        if (typeof template.parent_tmpl === 'number') queue.push(template.parent_tmpl);
-      }
-      for (const intent of this.atomIntents.get(`${T}:${pk}|${atom}`) ?? []) values.push(this.expected(atom, intent.value, after));
-      for (const parent of this.intendedParents(T, pk)) if (typeof parent === 'number') queue.push(parent);
-    }
-    return values;
-  }
-
-  /** The values this workspace gave `atom` on the templates from `starts` upwards. */
-  private ancestorIntents(starts: readonly (Json | undefined)[], atom: string, before: Snapshot, after: Snapshot): Json[] {
-    const T = 'vendor_probe_template';
-    const values: Json[] = [];
-    const seen = new Set<number>();
-    const queue = starts.filter((p): p is number => typeof p === 'number');
-    while (queue.length > 0) {
-      const pk = queue.shift()!;
-      if (seen.has(pk)) continue;
-      seen.add(pk);
-      for (const intent of this.atomIntents.get(`${T}:${pk}|${atom}`) ?? []) values.push(this.expected(atom, intent.value, after));
-      // An interface it deleted from the template: the children showed none.
-      if (this.deletedHere(T, pk, atom)) values.push(null);
-      for (const side of [this.known, before, after]) {
+      for (const side of sides) {
         const parent = side[T].get(pk)?.parent_tmpl;
         if (typeof parent === 'number') queue.push(parent);
       }
       for (const parent of this.intendedParents(T, pk)) if (typeof parent === 'number') queue.push(parent);
     }
-    return values;
+    return [...seen];
+  }
+
+  /** Every value of `atom` the templates from `starts` upwards had before, after, or by this workspace's changes. */
+  private ancestorValues(starts: readonly (Json | undefined)[], atom: string, before: Snapshot, after: Snapshot): Json[] {
+    const T = 'vendor_probe_template';
+    return this.ancestors(starts, [before, after]).flatMap((pk) => [
+      ...[before, after].flatMap((side) => {
+        const template = side[T].get(pk);
+        return template ? [atomOf(T, template, atom)] : [];
+      }),
+      ...(this.atomIntents.get(`${T}:${pk}|${atom}`) ?? []).map((intent) => this.expected(atom, intent.value, after)),
+    ]);
+  }
+
+  /** The values this workspace gave `atom` on the templates from `starts` upwards. */
+  private ancestorIntents(starts: readonly (Json | undefined)[], atom: string, before: Snapshot, after: Snapshot): Json[] {
+    const T = 'vendor_probe_template';
+    return this.ancestors(starts, [this.known, before, after]).flatMap((pk) => [
+      ...(this.atomIntents.get(`${T}:${pk}|${atom}`) ?? []).map((intent) => this.expected(atom, intent.value, after)),
+      // An interface it deleted from the template: the children showed none.
+      ...(this.deletedHere(T, pk, atom) ? [null] : []),
+    ]);
   }
 
   /** A ruleset that lost sources deleted since, an engine probe that lost its deleted ruleset. */

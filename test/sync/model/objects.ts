@@ -4,6 +4,8 @@
  * writable field, and each interface or protocol by name), and the inheritance rule that makes
  * a child's field follow its template.
  */
+import { INHERITABLE } from '../../../shared/resources/probes';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Obj = { [key: string]: Json };
 
@@ -40,20 +42,6 @@ export function byName(snapshot: Snapshot, endpoint: Endpoint): Obj[] {
 }
 
 export const ITEM_FLAGS: Readonly<Record<string, 'active' | 'detection'>> = { interfaces: 'active', protocols: 'detection' };
-
-export const INHERITABLE = [
-  'home_net',
-  'external_net',
-  'capture_method',
-  'capture_threads',
-  'pcap_capture',
-  'log_retention_days',
-  'ntp_server',
-  'dns_server',
-  'timezone',
-  'interfaces',
-  'protocols',
-] as const;
 
 /** Fields naming other objects, and the endpoint they name. */
 export const REFERENCES: Readonly<Record<string, Endpoint>> = { parent_tmpl: 'vendor_probe_template', ruleset: 'ruleset', sources: 'source' };
