@@ -5,6 +5,7 @@
  * `count` (rescanned on a mismatch). Deletions are decided only once every endpoint has been
  * scanned completely, and refused when they would remove 90 % or more of an endpoint's rows.
  */
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { JsonObject, JsonValue } from '../../shared/resources';
 import { canonical } from '../../shared/sync/merge';
 import { isMassDelete, remainingPages } from '../../shared/sync/pullPlan';
@@ -197,6 +198,9 @@ export class Puller {
 
   /** Upsert one page, with what it refers to, in one transaction. */
   private async writePage(endpoint: PulledEndpoint, objects: readonly JsonObject[]): Promise<number> {
+    // The requests just asked for leave only when the event loop next turns: let them go before
+    // this synchronous write, so that the central server works on them meanwhile.
+    await setImmediatePromise();
     if (this.stopped()) throw new SyncStopped();
     const within = new Set(objects.map((o) => o.pk).filter((pk): pk is number => typeof pk === 'number'));
     const before = await this.referenced(endpoint, objects, within);
