@@ -3,7 +3,7 @@
  * per filter field (a select for choices and booleans), the ordering fields both ways. Values
  * are the API's list parameters, kept in the URL by the screen.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import type { Field, Resource } from '../../../shared/resources';
 
 export type ListParams = Readonly<Record<string, string>>;
@@ -99,16 +99,21 @@ export function ListToolbar({ resource, params, onChange, hide = [] }: Props) {
         Order by
         <select id={`ordering-${resource.name}`} value={params.ordering ?? ''} onChange={(e) => set('ordering', e.target.value)}>
           <option value="">default ({resource.defaultOrdering.join(', ')})</option>
-          {resource.ordering.flatMap((name) => [
-            <option key={name} value={name}>
-              {name} ↑
-            </option>,
-            <option key={`-${name}`} value={`-${name}`}>
-              {name} ↓
-            </option>,
-          ])}
+          {orderingOptions(resource.ordering)}
         </select>
       </label>
     </div>
   );
+}
+
+/** The `<option>`s of an ordering select: each orderable field ascending, then descending. */
+export function orderingOptions(fields: readonly string[]): ReactElement[] {
+  return fields.flatMap((name) => [
+    <option key={name} value={name}>
+      {name} ↑
+    </option>,
+    <option key={`-${name}`} value={`-${name}`}>
+      {name} ↓
+    </option>,
+  ]);
 }

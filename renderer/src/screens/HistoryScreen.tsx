@@ -7,6 +7,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { history as historyResource, type JsonObject, type JsonValue } from '../../../shared/resources';
+import { orderingOptions } from '../components/ListToolbar';
 import { CENTRAL, HistoryTabs, RemoteHistory } from '../components/RemoteHistory';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, useObject, usePagedList } from '../hooks';
@@ -134,14 +135,7 @@ function HistoryFilters({
       <Filter id="history-ordering" label="Order by" error={messagesOf(errors.ordering)}>
         <select id="history-ordering" value={params.ordering ?? ''} onChange={(e) => set('ordering', e.target.value)}>
           <option value="">newest first (default)</option>
-          {historyResource.ordering.flatMap((name) => [
-            <option key={name} value={name}>
-              {name} ↑
-            </option>,
-            <option key={`-${name}`} value={`-${name}`}>
-              {name} ↓
-            </option>,
-          ])}
+          {orderingOptions(historyResource.ordering)}
         </select>
       </Filter>
       {Object.keys(params).some((key) => historyResource.filters.includes(key)) && (
