@@ -6,7 +6,7 @@
  * this process and across processes sharing the workspace (a lease in sync_meta).
  */
 import { formatDateTime } from '../../shared/api/datetime';
-import type { Connection, ConflictField, EntryView, SyncErrorKind, SyncProgress, SyncReport, SyncStatus } from '../../shared/app/sync';
+import { syncErrorKindOf, type Connection, type ConflictField, type EntryView, type SyncProgress, type SyncReport, type SyncStatus } from '../../shared/app/sync';
 import type { Services } from '../server/services';
 import { RemoteError, type RemoteClient } from './client';
 import { Mirror } from './mirror';
@@ -114,7 +114,7 @@ export class SyncEngine {
       lastPush: this.meta.get('last_push') ?? null,
       lastSync: this.meta.get('last_sync') ?? null,
       lastError: this.meta.get('last_error') ?? null,
-      lastErrorKind: (this.meta.get('last_error_kind') as SyncErrorKind | undefined) ?? null,
+      lastErrorKind: syncErrorKindOf(this.meta.get('last_error_kind')),
       outbox: this.outbox.counts(),
     };
   }

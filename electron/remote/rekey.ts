@@ -66,7 +66,9 @@ export function rekey(services: Services, resource: string, from: number, to: nu
   // a later change of the reference meets its first change under the same pk.
   const fields = REFERENCE_FIELDS[resource] ?? [];
   if (fields.length > 0) {
-    for (const row of store.prepare('SELECT seq, fields, base, theirs FROM outbox').all() as Row[]) {
+    // Only entries whose JSON has the number in it can refer to the object.
+    const rows = store.prepare("SELECT seq, fields, base, theirs FROM outbox WHERE instr(fields || base || coalesce(theirs, ''), ?) > 0").all(String(from)) as Row[];
+    for (const row of rows) {
       const changes: Record<string, string> = {};
       for (const column of ['fields', 'base', 'theirs'] as const) {
         if (row[column] === null) continue;

@@ -12,7 +12,13 @@ export type Connection = 'unknown' | 'online' | 'offline' | 'auth_failed';
 export type RemoteFailure = 'network' | 'tls' | 'auth' | 'timeout';
 
 /** Why a sync stopped: the central server (above), the mass-delete guard, another process syncing, the workspace closing, a bug. */
-export type SyncErrorKind = RemoteFailure | 'mass_delete' | 'busy' | 'stopped' | 'internal';
+export const SYNC_ERROR_KINDS = ['network', 'tls', 'auth', 'timeout', 'mass_delete', 'busy', 'stopped', 'internal'] as const;
+export type SyncErrorKind = (typeof SYNC_ERROR_KINDS)[number];
+
+/** The kind a stored or received value names, or null for anything else. */
+export function syncErrorKindOf(value: unknown): SyncErrorKind | null {
+  return SYNC_ERROR_KINDS.find((kind) => kind === value) ?? null;
+}
 
 export interface SyncProgress {
   readonly phase: 'push' | 'pull';

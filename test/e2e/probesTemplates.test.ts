@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { comparable, formPayload, generalMessages, initialValues, splitItemErrors } from '../../renderer/src/components/resourceFormModel';
+import { comparable, errorLineOf, formPayload, generalMessages, initialValues, splitItemErrors } from '../../renderer/src/components/resourceFormModel';
 import { buildForest, descendantsOf, filterForest, pathTo, treeKey, visibleRows, type TemplateSummary } from '../../renderer/src/screens/templatesTree';
 import { engineProbe, vendorProbe, vendorProbeTemplate, type JsonObject } from '../../shared/resources';
 import { openApp, screenshot, type Session } from './browser';
@@ -658,6 +658,14 @@ describe('the form as data (resourceFormModel.ts)', () => {
     expect(generalMessages({ detail: 'Template "T" is used by: probe "p"' }, [], label, 'failed')).toEqual(['Template "T" is used by: probe "p"']);
     expect(generalMessages({ overriden_fields: { '0': ['"x" is not a valid choice.'] } }, ['name'], label, 'failed')).toEqual(['overriden_fields: item 1: "x" is not a valid choice.']);
     expect(generalMessages({}, [], label, 'The server answered 500.')).toEqual(['The server answered 500.']);
+  });
+
+  test("a filter's error is one line of every message, or nothing", () => {
+    expect(errorLineOf(['Enter a valid date/time.'])).toBe('Enter a valid date/time.');
+    expect(errorLineOf(['Too short.', 'Not an address.'])).toBe('Too short. Not an address.');
+    expect(errorLineOf({ '0': ['Bad item.'] })).toBe('item 1: Bad item.');
+    expect(errorLineOf(undefined)).toBeUndefined();
+    expect(errorLineOf([])).toBeUndefined();
   });
 
   test('item errors go to their row; messages about the whole list stay with the list', () => {

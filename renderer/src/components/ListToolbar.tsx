@@ -4,9 +4,16 @@
  * are the API's list parameters, kept in the URL by the screen.
  */
 import { useEffect, useState, type ReactElement } from 'react';
-import type { Field, Resource } from '../../../shared/resources';
+import type { Field, JsonValue, Resource } from '../../../shared/resources';
 
 export type ListParams = Readonly<Record<string, string>>;
+
+/** A screen's own filter bar: the list parameters, the API's errors about them, and a change. */
+export interface FilterBarProps {
+  params: ListParams;
+  errors: Readonly<Record<string, JsonValue>>;
+  onChange: (next: Record<string, string>) => void;
+}
 
 interface Props {
   readonly resource: Resource;

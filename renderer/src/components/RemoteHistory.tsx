@@ -6,22 +6,19 @@
  */
 import { useEffect, useMemo, type JSX } from 'react';
 import { useStore } from 'zustand';
-import type { JsonObject, JsonValue } from '../../../shared/resources';
+import type { JsonObject } from '../../../shared/resources';
 import { paramsOf } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { formatSeen } from '../screens/hostsFormat';
 import { Description } from '../screens/historyEntry';
 import { createPagedList } from '../stores/pagedList';
 import { useStatus } from '../stores/status';
+import type { FilterBarProps } from './ListToolbar';
 import { VirtualTable, type Column } from './VirtualTable';
 import './RemoteHistory.css';
 
 /** The History screen's filter bar, lent to this view (same parameters as the local view). */
-export type HistoryFilterBar = (props: {
-  params: Readonly<Record<string, string>>;
-  errors: Readonly<Record<string, JsonValue>>;
-  onChange: (next: Record<string, string>) => void;
-}) => JSX.Element;
+export type HistoryFilterBar = (props: FilterBarProps) => JSX.Element;
 
 /** The route segment of the central server's view: `#/history/central`. */
 export const CENTRAL = 'central';

@@ -21,6 +21,12 @@ export function messagesOf(value: JsonValue | undefined): string[] {
   return [String(value)];
 }
 
+/** An error value's messages as one line for a control; undefined when there are none. */
+export function errorLineOf(value: JsonValue | undefined): string | undefined {
+  const messages = messagesOf(value);
+  return messages.length > 0 ? messages.join(' ') : undefined;
+}
+
 /** The rows of an items field as the API shows it (`[{pk, name, active}]`). */
 export function itemsOf(value: JsonValue | undefined, flag: string): ItemRow[] {
   if (!Array.isArray(value)) return [];

@@ -6,9 +6,10 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import { history as historyResource, type JsonObject, type JsonValue } from '../../../shared/resources';
-import { orderingOptions } from '../components/ListToolbar';
+import { history as historyResource, type JsonObject } from '../../../shared/resources';
+import { orderingOptions, type FilterBarProps } from '../components/ListToolbar';
 import { CENTRAL, HistoryTabs, RemoteHistory } from '../components/RemoteHistory';
+import { errorLineOf } from '../components/resourceFormModel';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, useObject, usePagedList } from '../hooks';
 import { href, navigate, useRoute } from '../router';
@@ -26,11 +27,6 @@ const COLUMNS: readonly Column[] = [
   { key: 'comment', title: 'Comment', width: 'minmax(7rem, 1.4fr)', render: (row) => (typeof row.comment === 'string' ? row.comment : '') },
   { key: 'objects', title: 'Objects', width: 'minmax(6rem, 0.9fr)', render: (row) => <ObjectLinks entry={row} /> },
 ];
-
-function messagesOf(value: JsonValue | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? value.map(String).join(' ') : String(value);
-}
 
 /** A filter's control with its label and, below it, the API's error for that parameter. */
 function Filter({ id, label, error, children }: { id: string; label: string; error: string | undefined; children: ReactNode }) {
@@ -95,11 +91,7 @@ function HistoryFilters({
   params,
   errors,
   onChange,
-}: {
-  params: Readonly<Record<string, string>>;
-  errors: Readonly<Record<string, JsonValue>>;
-  onChange: (next: Record<string, string>) => void;
-}) {
+}: FilterBarProps) {
   const actions = useObject('/rest/rules/history/get_action_type_list/');
   const actionList = actions.data?.action_type_list;
   const choices = typeof actionList === 'object' && actionList !== null && !Array.isArray(actionList) ? Object.entries(actionList) : [];
@@ -112,10 +104,10 @@ function HistoryFilters({
   const current = params.action_type ?? '';
   return (
     <div className="toolbar history-filters" role="search" aria-label="History filters">
-      <Filter id="history-username" label="Username" error={messagesOf(errors.username)}>
-        <TextFilter id="history-username" value={params.username ?? ''} error={messagesOf(errors.username)} onCommit={(v) => set('username', v)} />
+      <Filter id="history-username" label="Username" error={errorLineOf(errors.username)}>
+        <TextFilter id="history-username" value={params.username ?? ''} error={errorLineOf(errors.username)} onCommit={(v) => set('username', v)} />
       </Filter>
-      <Filter id="history-action" label="Action type" error={messagesOf(errors.action_type) ?? (actions.error ? actions.error.message : undefined)}>
+      <Filter id="history-action" label="Action type" error={errorLineOf(errors.action_type) ?? (actions.error ? actions.error.message : undefined)}>
         <select id="history-action" value={current} onChange={(e) => set('action_type', e.target.value)}>
           <option value="">any</option>
           {choices.map(([type, title]) => (
@@ -126,13 +118,13 @@ function HistoryFilters({
           {current !== '' && !choices.some(([type]) => type === current) && <option value={current}>{current}</option>}
         </select>
       </Filter>
-      <Filter id="history-date" label="Date (exact, press Enter)" error={messagesOf(errors.date)}>
-        <TextFilter id="history-date" value={params.date ?? ''} error={messagesOf(errors.date)} placeholder="2026-11-21T09:14:03.120455Z" onEnterOnly onCommit={(v) => set('date', v)} />
+      <Filter id="history-date" label="Date (exact, press Enter)" error={errorLineOf(errors.date)}>
+        <TextFilter id="history-date" value={params.date ?? ''} error={errorLineOf(errors.date)} placeholder="2026-11-21T09:14:03.120455Z" onEnterOnly onCommit={(v) => set('date', v)} />
       </Filter>
-      <Filter id="history-client-ip" label="From address" error={messagesOf(errors.client_ip)}>
-        <TextFilter id="history-client-ip" value={params.client_ip ?? ''} error={messagesOf(errors.client_ip)} onCommit={(v) => set('client_ip', v)} />
+      <Filter id="history-client-ip" label="From address" error={errorLineOf(errors.client_ip)}>
+        <TextFilter id="history-client-ip" value={params.client_ip ?? ''} error={errorLineOf(errors.client_ip)} onCommit={(v) => set('client_ip', v)} />
       </Filter>
-      <Filter id="history-ordering" label="Order by" error={messagesOf(errors.ordering)}>
+      <Filter id="history-ordering" label="Order by" error={errorLineOf(errors.ordering)}>
         <select id="history-ordering" value={params.ordering ?? ''} onChange={(e) => set('ordering', e.target.value)}>
           <option value="">newest first (default)</option>
           {orderingOptions(historyResource.ordering)}

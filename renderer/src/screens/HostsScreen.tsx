@@ -6,9 +6,10 @@
  */
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
-import { hostId, type JsonObject, type JsonValue } from '../../../shared/resources';
+import { hostId, type JsonObject } from '../../../shared/resources';
 import { bridge } from '../api/bridge';
-import { ListToolbar } from '../components/ListToolbar';
+import { ListToolbar, type FilterBarProps } from '../components/ListToolbar';
+import { errorLineOf } from '../components/resourceFormModel';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, usePagedList } from '../hooks';
 import { href, navigate, useRoute } from '../router';
@@ -38,11 +39,6 @@ const COLUMNS: readonly Column[] = [
   { key: 'services', title: 'Services', width: '5rem', render: (row) => String(hostIdOf(row).services_count ?? 0) },
   { key: 'last_seen', title: 'Last seen (UTC)', width: '10.25rem', render: (row) => formatSeen(hostIdOf(row).last_seen).replace(/:\d\d UTC$/, '') },
 ];
-
-function messagesOf(value: JsonValue | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? value.map(String).join(' ') : String(value);
-}
 
 /** The address box: checked here, so that a typing mistake explains itself before any request. */
 function LookupForm({ current, onLookup }: { current: string | undefined; onLookup: (ip: string) => void }) {
@@ -98,11 +94,7 @@ function HostFilters({
   params,
   errors,
   onChange,
-}: {
-  params: Readonly<Record<string, string>>;
-  errors: Readonly<Record<string, JsonValue>>;
-  onChange: (next: Record<string, string>) => void;
-}) {
+}: FilterBarProps) {
   const applied = params.host_id_qfilter ?? '';
   const [query, setQuery] = useState(applied);
   useEffect(() => setQuery(applied), [applied]);
@@ -112,8 +104,8 @@ function HostFilters({
     else next[name] = value;
     onChange(next);
   };
-  const queryError = messagesOf(errors.host_id_qfilter);
-  const windowErrors = [messagesOf(errors.start_date), messagesOf(errors.end_date)].filter((m) => m !== undefined);
+  const queryError = errorLineOf(errors.host_id_qfilter);
+  const windowErrors = [errorLineOf(errors.start_date), errorLineOf(errors.end_date)].filter((m) => m !== undefined);
   return (
     <div className="host-filters">
       <div className="toolbar host-window">

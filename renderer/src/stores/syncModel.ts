@@ -3,7 +3,7 @@
  * are in shared/app/sync.ts), read defensively from JSON: a field the server leaves out must not
  * break the status bar. Pure: no DOM, no I/O.
  */
-import type { Connection, ConflictField, EntryOp, EntryState, EntryView, SyncErrorKind, SyncProgress, SyncStatusView } from '../../../shared/app/sync';
+import { syncErrorKindOf, type Connection, type ConflictField, type EntryOp, type EntryState, type EntryView, type SyncProgress, type SyncStatusView } from '../../../shared/app/sync';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
 
 export interface RemoteInfo {
@@ -42,8 +42,6 @@ function progressOf(value: JsonValue | undefined): SyncProgress | null {
   };
 }
 
-const ERROR_KINDS: readonly SyncErrorKind[] = ['network', 'tls', 'auth', 'timeout', 'mass_delete', 'busy', 'stopped', 'internal'];
-
 /** A sync status from JSON; null for anything that is not one (a standalone workspace's `sync: null`). */
 export function parseSyncStatus(value: JsonValue | undefined): SyncStatusView | null {
   if (!isObject(value)) return null;
@@ -58,7 +56,7 @@ export function parseSyncStatus(value: JsonValue | undefined): SyncStatusView | 
     lastPush: textOrNull(value.lastPush),
     lastSync: textOrNull(value.lastSync),
     lastError: textOrNull(value.lastError),
-    lastErrorKind: ERROR_KINDS.find((k) => k === value.lastErrorKind) ?? null,
+    lastErrorKind: syncErrorKindOf(value.lastErrorKind),
     outbox,
     problem: textOrNull(value.problem),
   };
