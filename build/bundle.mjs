@@ -1,5 +1,7 @@
-// Bundles the plain-Node entry points with esbuild: the `outpost` CLI (dist/node/outpost.cjs).
-// better-sqlite3 stays external (native addon); everything else is bundled.
+// Bundles the plain-Node entry points with esbuild: the `outpost` CLI (dist/node/outpost.cjs) and,
+// beside it, the body worker's program it starts for large imports (dist/node/bodyWorker.cjs,
+// electron/server/http/workerSource.ts). better-sqlite3 stays external (native addon); everything
+// else is bundled.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -9,7 +11,7 @@ const quiet = process.argv.includes('--quiet');
 const started = Date.now();
 
 await build({
-  entryPoints: { outpost: path.join(root, 'electron/cli/entry.ts') },
+  entryPoints: { outpost: path.join(root, 'electron/cli/entry.ts'), bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts') },
   outdir: path.join(root, 'dist/node'),
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -28,6 +30,8 @@ if (process.argv.includes('--bench')) {
       profile: path.join(root, 'bench/profile.ts'),
       'ui.bench': path.join(root, 'bench/ui.bench.ts'),
       'sync.bench': path.join(root, 'bench/sync.bench.ts'),
+      // The servers these benchmarks start parse large imports in it.
+      bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'),
     },
     outdir: path.join(root, 'dist/bench'),
     outExtension: { '.js': '.cjs' },

@@ -2,6 +2,8 @@
 //   main.cjs    the main process (electron/main/main.ts)
 //   preload.cjs the sandboxed preload (electron/preload/preload.ts): one file, requiring only electron
 //   server.cjs  the server's utility process (electron/serverProcess.ts)
+//   bodyWorker.cjs the program of the worker threads the server parses large imports in
+//               (electron/server/http/workerSource.ts reads it beside server.cjs)
 // better-sqlite3 stays external (native addon, loaded with its Electron build); electron is
 // provided by the runtime.
 import fs from 'node:fs';
@@ -26,7 +28,11 @@ export async function bundleElectron({ root, quiet = false }) {
   const results = await Promise.all([
     build({
       ...common,
-      entryPoints: { main: path.join(root, 'electron/main/main.ts'), server: path.join(root, 'electron/serverProcess.ts') },
+      entryPoints: {
+        main: path.join(root, 'electron/main/main.ts'),
+        server: path.join(root, 'electron/serverProcess.ts'),
+        bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'),
+      },
       platform: 'node',
       target: NODE_TARGET,
       external: ['electron', 'better-sqlite3'],

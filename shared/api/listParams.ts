@@ -53,7 +53,11 @@ export function parsePage(raw: string | undefined): PageRequest {
 
 const ORDER_TERM = /^[-+]?[.\w]+$/;
 
-/** DRF's OrderingFilter: unknown terms dropped; nothing valid left means the default. */
+/**
+ * DRF's OrderingFilter: unknown terms dropped; nothing valid left means the default. A field
+ * named again adds nothing to the order (the first mention decides), so repeats are dropped:
+ * the ORDER BY never grows past the resource's orderable fields, whatever the query's length.
+ */
 export function parseOrdering(raw: string | undefined, allowed: readonly string[], fallback: readonly string[]): OrderTerm[] {
   const toTerm = (term: string): OrderTerm =>
     term.startsWith('-') ? { field: term.slice(1), descending: true } : { field: term, descending: false };
@@ -62,7 +66,9 @@ export function parseOrdering(raw: string | undefined, allowed: readonly string[
       .split(',')
       .map((t) => t.trim())
       .filter((t) => ORDER_TERM.test(t) && allowed.includes(t.replace(/^-+/, '')) && !t.startsWith('+'));
-    if (terms.length > 0) return terms.map(toTerm);
+    const seen = new Set<string>();
+    const firsts = terms.map(toTerm).filter((term) => !seen.has(term.field) && seen.add(term.field));
+    if (firsts.length > 0) return firsts;
   }
   return fallback.map(toTerm);
 }
@@ -92,10 +98,20 @@ export function splitSearchTerms(raw: string): string[] {
   return terms.filter((t) => t !== '');
 }
 
+/**
+ * Bounds of `search` (docs/decisions.md, "Query bounds"): every term is one more clause over every
+ * search field, and SQLite refuses an expression tree past 1,000 levels. A repeated term adds
+ * nothing (all terms must match), so repeats are dropped before counting.
+ */
+export const SEARCH_LIMITS = { length: 4096, terms: 32 } as const;
+
 export function parseSearch(raw: string | undefined): string[] {
   if (!raw) return [];
   if (raw.includes('\0')) throw new ApiError(400, [MESSAGES.nullCharacters]);
-  return splitSearchTerms(raw);
+  if (raw.length > SEARCH_LIMITS.length) throw ApiError.validation({ search: [message.searchTooLong(SEARCH_LIMITS.length)] });
+  const terms = [...new Set(splitSearchTerms(raw))];
+  if (terms.length > SEARCH_LIMITS.terms) throw ApiError.validation({ search: [message.searchTooManyTerms(SEARCH_LIMITS.terms)] });
+  return terms;
 }
 
 const TRUE_FILTER = new Set(['true', '1']);

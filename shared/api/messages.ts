@@ -37,6 +37,8 @@ export const MESSAGES = {
 } as const;
 
 export const message = {
+  searchTooLong: (limit: number) => `Ensure the search has no more than ${limit} characters.`,
+  searchTooManyTerms: (limit: number) => `Ensure the search has no more than ${limit} different terms.`,
   methodNotAllowed: (method: string) => `Method "${method}" not allowed.`,
   unsupportedMediaType: (type: string) => `Unsupported media type "${type}" in request.`,
   jsonParseError: (reason: string) => `JSON parse error - ${reason}`,

@@ -92,21 +92,58 @@ class SyntaxFault {
   ) {}
 }
 
-/** Scanner over code points, used only to find and word the first error as Python does. */
+/** Character codes of JSON's grammar (all ASCII). */
+const TAB = 9;
+const NEWLINE = 10;
+const RETURN = 13;
+const SPACE = 32;
+const QUOTE = 34;
+const PLUS = 43;
+const COMMA = 44;
+const MINUS = 45;
+const DOT = 46;
+const ZERO = 48;
+const ONE = 49;
+const NINE = 57;
+const COLON = 58;
+const UPPER_E = 69;
+const OPEN_BRACKET = 91;
+const BACKSLASH = 92;
+const CLOSE_BRACKET = 93;
+const LOWER_E = 101;
+const LOWER_U = 117;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+
+const WORDS = ['null', 'true', 'false'];
+const OUT_OF_RANGE = ['NaN', 'Infinity', '-Infinity'];
+
+const isDigit = (code: number) => code >= ZERO && code <= NINE;
+const isHex = (code: number) => isDigit(code) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * Scanner used only to find and word the first error as Python does. It walks UTF-16 code units
+ * (every character that matters to JSON's grammar is ASCII) in one pass, and turns the error's
+ * position into code points, Python's unit, once at the end: a document of millions of values
+ * is scanned in milliseconds.
+ */
 class Scanner {
-  private readonly s: string[];
-  constructor(text: string) {
-    this.s = Array.from(text);
-  }
+  constructor(private readonly s: string) {}
 
   private ws(i: number): number {
-    while (i < this.s.length && ' \t\n\r'.includes(this.s[i]!)) i++;
-    return i;
+    const s = this.s;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c !== SPACE && c !== TAB && c !== NEWLINE && c !== RETURN) return i;
+      i++;
+    }
   }
 
   /** The whole document: one value, then only whitespace. */
   document(): void {
-    if (this.s[0] === '\ufeff') throw new SyntaxFault('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
+    if (this.s.charCodeAt(0) === 0xfeff) throw new SyntaxFault('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
     let i = this.ws(0);
     i = this.value(i, 0);
     i = this.ws(i);
@@ -115,42 +152,69 @@ class Scanner {
 
   private value(i: number, depth: number): number {
     if (depth > MAX_DEPTH) throw new SyntaxFault('maximum nesting depth exceeded', i);
-    const c = this.s[i];
-    if (c === '"') return this.string(i + 1);
-    if (c === '{') return this.object(i + 1, depth + 1);
-    if (c === '[') return this.array(i + 1, depth + 1);
-    for (const word of ['null', 'true', 'false']) if (this.matches(i, word)) return i + word.length;
-    for (const word of ['NaN', 'Infinity', '-Infinity']) {
-      if (this.matches(i, word)) throw new SyntaxFault(`Out of range float values are not JSON compliant: '${word}'`, -1);
+    const c = this.s.charCodeAt(i);
+    if (c === QUOTE) return this.string(i + 1);
+    if (c === OPEN_BRACE) return this.object(i + 1, depth + 1);
+    if (c === OPEN_BRACKET) return this.array(i + 1, depth + 1);
+    // No word is a number's prefix, so the number can be tried first (the common case).
+    const end = this.number(i);
+    if (end > i) return end;
+    for (const word of WORDS) if (this.s.startsWith(word, i)) return i + word.length;
+    for (const word of OUT_OF_RANGE) {
+      if (this.s.startsWith(word, i)) throw new SyntaxFault(`Out of range float values are not JSON compliant: '${word}'`, -1);
     }
-    const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/.exec(this.s.slice(i, i + 400).join(''));
-    if (number) return i + number[0].length;
     throw new SyntaxFault('Expecting value', i);
   }
 
-  private matches(i: number, word: string): boolean {
-    for (let k = 0; k < word.length; k++) if (this.s[i + k] !== word[k]) return false;
-    return true;
+  /**
+   * The end of the number at `i` (`i` itself when there is none), as Python's NUMBER_RE
+   * `-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?` matches it (ASCII digits, however many).
+   */
+  private number(i: number): number {
+    const s = this.s;
+    const at = (k: number) => (k < s.length ? s.charCodeAt(k) : -1);
+    let j = i;
+    if (at(j) === MINUS) j++;
+    if (at(j) === ZERO) j++;
+    else if (at(j) >= ONE && at(j) <= NINE) {
+      j++;
+      while (isDigit(at(j))) j++;
+    } else return i;
+    if (at(j) === DOT && isDigit(at(j + 1))) {
+      j += 2;
+      while (isDigit(at(j))) j++;
+    }
+    if (at(j) === LOWER_E || at(j) === UPPER_E) {
+      let k = j + 1;
+      if (at(k) === PLUS || at(k) === MINUS) k++;
+      if (isDigit(at(k))) {
+        while (isDigit(at(k))) k++;
+        j = k;
+      }
+    }
+    return j;
   }
 
   private string(i: number): number {
+    const s = this.s;
     const begin = i - 1;
-    while (true) {
-      const c = this.s[i];
-      if (c === undefined) throw new SyntaxFault('Unterminated string starting at', begin);
-      if (c === '"') return i + 1;
-      if (c < ' ') throw new SyntaxFault('Invalid control character at', i);
-      if (c === '\\') {
-        const e = this.s[i + 1];
-        if (e === undefined) throw new SyntaxFault('Unterminated string starting at', begin);
-        if (e === 'u') {
+    for (;;) {
+      if (i >= s.length) throw new SyntaxFault('Unterminated string starting at', begin);
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) return i + 1;
+      if (c < SPACE) throw new SyntaxFault('Invalid control character at', i);
+      if (c === BACKSLASH) {
+        if (i + 1 >= s.length) throw new SyntaxFault('Unterminated string starting at', begin);
+        const e = s.charCodeAt(i + 1);
+        if (e === LOWER_U) {
           // Python wants the four digits and at least one character after them.
-          const digits = this.s.slice(i + 2, i + 6).join('');
-          if (i + 6 >= this.s.length || !/^[0-9a-fA-F]{4}$/.test(digits)) throw new SyntaxFault('Invalid \\uXXXX escape', i + 1);
+          let hex = i + 6 < s.length;
+          for (let k = i + 2; hex && k < i + 6; k++) hex = isHex(s.charCodeAt(k));
+          if (!hex) throw new SyntaxFault('Invalid \\uXXXX escape', i + 1);
           i += 6;
           continue;
         }
-        if (!'"\\/bfnrt'.includes(e)) throw new SyntaxFault('Invalid \\escape', i);
+        if (!'"\\/bfnrt'.includes(s.charAt(i + 1))) throw new SyntaxFault('Invalid \\escape', i);
         i += 2;
         continue;
       }
@@ -159,41 +223,50 @@ class Scanner {
   }
 
   private object(i: number, depth: number): number {
+    const s = this.s;
     i = this.ws(i);
-    if (this.s[i] === '}') return i + 1;
-    while (true) {
-      if (this.s[i] !== '"') throw new SyntaxFault('Expecting property name enclosed in double quotes', i);
+    if (s.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+    for (;;) {
+      if (s.charCodeAt(i) !== QUOTE) throw new SyntaxFault('Expecting property name enclosed in double quotes', i);
       i = this.ws(this.string(i + 1));
-      if (this.s[i] !== ':') throw new SyntaxFault("Expecting ':' delimiter", i);
+      if (s.charCodeAt(i) !== COLON) throw new SyntaxFault("Expecting ':' delimiter", i);
       i = this.ws(this.value(this.ws(i + 1), depth));
-      if (this.s[i] === '}') return i + 1;
-      if (this.s[i] !== ',') throw new SyntaxFault("Expecting ',' delimiter", i);
+      if (s.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+      if (s.charCodeAt(i) !== COMMA) throw new SyntaxFault("Expecting ',' delimiter", i);
       i = this.ws(i + 1);
     }
   }
 
   private array(i: number, depth: number): number {
+    const s = this.s;
     i = this.ws(i);
-    if (this.s[i] === ']') return i + 1;
-    while (true) {
+    if (s.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+    for (;;) {
       i = this.ws(this.value(i, depth));
-      if (this.s[i] === ']') return i + 1;
-      if (this.s[i] !== ',') throw new SyntaxFault("Expecting ',' delimiter", i);
+      if (s.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+      if (s.charCodeAt(i) !== COMMA) throw new SyntaxFault("Expecting ',' delimiter", i);
       i = this.ws(i + 1);
     }
   }
 
+  /** The error in Python's words: line, column and character counted in code points. */
   where(fault: SyntaxFault): string {
     if (fault.pos < 0) return fault.message;
+    const s = this.s;
     let line = 1;
+    let char = 0;
     let lastNewline = -1;
     for (let k = 0; k < fault.pos; k++) {
-      if (this.s[k] === '\n') {
+      const c = s.charCodeAt(k);
+      // The second half of a surrogate pair is the same character as the first.
+      if (isLowSurrogate(c) && k > 0 && isHighSurrogate(s.charCodeAt(k - 1))) continue;
+      if (c === NEWLINE) {
         line++;
-        lastNewline = k;
+        lastNewline = char;
       }
+      char++;
     }
-    return `${fault.message}: line ${line} column ${fault.pos - lastNewline} (char ${fault.pos})`;
+    return `${fault.message}: line ${line} column ${char - lastNewline} (char ${char})`;
   }
 }
 
@@ -236,6 +309,60 @@ export function parseJsonText(text: string): JsonParse {
   return { ok: false, reason: 'maximum nesting depth exceeded' };
 }
 
+/**
+ * Python's words for the first syntax error of a document, or undefined when it is valid JSON —
+ * the verdict of parseJsonText, found without building any value (a document of millions of
+ * values costs one linear scan).
+ */
+export function jsonSyntaxError(text: string): string | undefined {
+  const scanner = new Scanner(text);
+  try {
+    scanner.document();
+  } catch (fault) {
+    if (fault instanceof SyntaxFault) return scanner.where(fault);
+    throw fault;
+  }
+  return nestingDepth(text) > MAX_DEPTH ? 'maximum nesting depth exceeded' : undefined;
+}
+
+/** The first character of a document that is not JSON whitespace ('' for none). */
+export function firstSignificant(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== SPACE && c !== TAB && c !== NEWLINE && c !== RETURN) return text.charAt(i);
+  }
+  return '';
+}
+
+/**
+ * The items of a document that is a valid JSON array (jsonSyntaxError found nothing), parsed one
+ * at a time: a list of millions never exists whole, and a caller that stops early parses no more.
+ */
+export function* arrayItems(text: string): Generator<JsonValue> {
+  let depth = 0;
+  let start = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+      if (++depth === 1) start = i + 1;
+    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
+      if (--depth > 0) continue;
+      // The last item; only an empty array has none.
+      const last = text.slice(start, i);
+      if (firstSignificant(last) !== '') yield JSON.parse(last) as JsonValue;
+      return;
+    } else if (c === COMMA && depth === 1) {
+      yield JSON.parse(text.slice(start, i)) as JsonValue;
+      start = i + 1;
+    }
+  }
+}
+
 /** Python's codec names (and aliases) of the charsets decoded here, as `codecs.lookup` normalises them. */
 const CODECS: Readonly<Record<string, 'utf-8' | 'latin-1' | 'ascii'>> = Object.fromEntries([
   ...['utf_8', 'utf8', 'u8', 'utf', 'utf8_ucs2', 'utf8_ucs4', 'cp65001'].map((name) => [name, 'utf-8'] as const),
@@ -264,24 +391,23 @@ function latin1Text(bytes: Uint8Array): string {
   return text;
 }
 
-/** Decode a body in its declared charset (UTF-8 by default) as DRF's JSONParser does, and parse it. */
-export function parseJsonBytes(bytes: Uint8Array, charset = 'utf-8'): JsonParse {
-  let text: string;
+/** A body's text in its declared charset (UTF-8 by default) as DRF's JSONParser decodes it, or the codec's error. */
+export function decodeJsonBytes(bytes: Uint8Array, charset = 'utf-8'): { readonly text: string } | { readonly reason: string } {
   switch (codecOf(charset)) {
     case 'latin-1':
-      text = latin1Text(bytes);
-      break;
+      return { text: latin1Text(bytes) };
     case 'ascii': {
       const bad = bytes.findIndex((b) => b >= 0x80);
-      if (bad >= 0) return { ok: false, reason: `'ascii' codec can't decode byte 0x${hex(bytes[bad]!)} in position ${bad}: ordinal not in range(128)` };
-      text = latin1Text(bytes);
-      break;
+      if (bad >= 0) return { reason: `'ascii' codec can't decode byte 0x${hex(bytes[bad]!)} in position ${bad}: ordinal not in range(128)` };
+      return { text: latin1Text(bytes) };
     }
-    case 'utf-8': {
-      const decoded = utf8StreamText(bytes);
-      if ('reason' in decoded) return { ok: false, reason: decoded.reason };
-      text = decoded.text;
-    }
+    case 'utf-8':
+      return utf8StreamText(bytes);
   }
-  return parseJsonText(text);
+}
+
+/** Decode a body in its declared charset (UTF-8 by default) as DRF's JSONParser does, and parse it. */
+export function parseJsonBytes(bytes: Uint8Array, charset = 'utf-8'): JsonParse {
+  const decoded = decodeJsonBytes(bytes, charset);
+  return 'reason' in decoded ? { ok: false, reason: decoded.reason } : parseJsonText(decoded.text);
 }

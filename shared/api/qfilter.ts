@@ -25,7 +25,7 @@ export type Comparator = '>' | '>=' | '<' | '<=';
 
 /** What one term asks of a value. */
 export type ValueTest =
-  | { readonly kind: 'match'; readonly pattern: RegExp }
+  | { readonly kind: 'match'; readonly pattern: Glob }
   | { readonly kind: 'compare'; readonly op: Comparator; readonly bound: Ordinal };
 
 export type QueryNode =
@@ -71,29 +71,88 @@ export function valueText(value: string | number | boolean): string {
   return pyRepr(value);
 }
 
-const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|/]/;
+/** Limits that keep one query's cost bounded whatever a client sends (docs/decisions.md). */
+export const QFILTER_LIMITS = {
+  /** Characters in the whole query. */
+  length: 4096,
+  /** Terms (field:value pairs and bare values). */
+  terms: 256,
+  /** Nested NOT and parentheses. */
+  depth: 32,
+} as const;
 
-function literal(char: string): string {
-  return REGEX_SYNTAX.test(char) ? `\\${char}` : char;
+/**
+ * A whole-value pattern: `*` any text, `?` one character, everything else itself, compared
+ * case-insensitively code point by code point. Matched without regular expressions, so that no
+ * pattern a client writes can make the matcher backtrack: the text is scanned once per segment
+ * between stars (`globMatch`).
+ */
+export interface Glob {
+  /** The parts between stars, each a list of folded code points where `undefined` is `?`. */
+  readonly segments: readonly (readonly (string | undefined)[])[];
+}
+
+function fold(char: string): string {
+  return char.toLowerCase();
+}
+
+function globOf(parts: readonly { char: string; wild: boolean }[]): Glob {
+  const segments: (string | undefined)[][] = [[]];
+  for (const { char, wild } of parts) {
+    if (wild && char === '*') segments.push([]);
+    else segments[segments.length - 1]!.push(wild ? undefined : fold(char));
+  }
+  return { segments };
 }
 
 /** An unquoted word as a whole-value pattern: `*` any text, `?` one character, `\x` x itself. */
-export function wordPattern(word: string): RegExp {
+export function wordPattern(word: string): Glob {
   const chars = [...word];
-  let source = '';
+  const parts: { char: string; wild: boolean }[] = [];
   for (let i = 0; i < chars.length; i++) {
     const char = chars[i]!;
-    if (char === '\\' && i + 1 < chars.length) source += literal(chars[++i]!);
-    else if (char === '*') source += '.*';
-    else if (char === '?') source += '.';
-    else source += literal(char);
+    if (char === '\\' && i + 1 < chars.length) parts.push({ char: chars[++i]!, wild: false });
+    else parts.push({ char, wild: char === '*' || char === '?' });
   }
-  return new RegExp(`^(?:${source})$`, 'isu');
+  return globOf(parts);
 }
 
 /** A quoted string (escapes removed) as a whole-value pattern: no wildcards. */
-export function textPattern(text: string): RegExp {
-  return new RegExp(`^(?:${[...text].map(literal).join('')})$`, 'isu');
+export function textPattern(text: string): Glob {
+  return globOf([...text].map((char) => ({ char, wild: false })));
+}
+
+function segmentAt(text: readonly string[], at: number, segment: readonly (string | undefined)[]): boolean {
+  if (at + segment.length > text.length) return false;
+  for (let k = 0; k < segment.length; k++) {
+    const want = segment[k];
+    if (want !== undefined && want !== text[at + k]) return false;
+  }
+  return true;
+}
+
+/**
+ * Does `value` match the whole pattern? The first segment is anchored at the start and the last
+ * at the end; each middle segment takes its leftmost place after the previous one — leftmost is
+ * always safe for `*`, so nothing is ever tried twice (at most |value| × |segment| comparisons).
+ */
+export function globMatch(glob: Glob, value: string): boolean {
+  const text = [...value].map(fold);
+  const { segments } = glob;
+  if (segments.length === 1) return text.length === segments[0]!.length && segmentAt(text, 0, segments[0]!);
+  const head = segments[0]!;
+  const tail = segments[segments.length - 1]!;
+  if (head.length + tail.length > text.length) return false;
+  if (!segmentAt(text, 0, head) || !segmentAt(text, text.length - tail.length, tail)) return false;
+  let at = head.length;
+  const limit = text.length - tail.length;
+  for (let s = 1; s < segments.length - 1; s++) {
+    const segment = segments[s]!;
+    while (at + segment.length <= limit && !segmentAt(text, at, segment)) at++;
+    if (at + segment.length > limit) return false;
+    at += segment.length;
+  }
+  return true;
 }
 
 /** `\x` → `x` everywhere. */
@@ -102,7 +161,7 @@ export function unescapeQuery(text: string): string {
 }
 
 function passes(test: ValueTest, value: string | number | boolean): boolean {
-  if (test.kind === 'match') return test.pattern.test(valueText(value));
+  if (test.kind === 'match') return globMatch(test.pattern, valueText(value));
   const ordinal = typeof value === 'boolean' ? undefined : ordinalOf(value);
   if (!ordinal || ordinal.kind !== test.bound.kind) return false;
   switch (test.op) {
@@ -291,6 +350,8 @@ function tokenize(query: string): Token[] {
 
 class Parser {
   private next = 0;
+  /** NOT and parentheses open around the current token: the grammar recurses only through them. */
+  private depth = 0;
 
   constructor(private readonly tokens: readonly Token[]) {}
 
@@ -324,16 +385,28 @@ class Parser {
     return nodes.length === 1 ? nodes[0]! : { kind: 'and', nodes };
   }
 
+  private nested<T>(at: number, inner: () => T): T {
+    if (++this.depth > QFILTER_LIMITS.depth) {
+      throw new QueryError(`character ${at}: more than ${QFILTER_LIMITS.depth} nested NOT or parentheses.`);
+    }
+    const result = inner();
+    this.depth--;
+    return result;
+  }
+
   private single(): QueryNode {
-    if (this.take('NOT')) return { kind: 'not', node: this.single() };
+    const { at } = this.current;
+    if (this.take('NOT')) return this.nested(at, () => ({ kind: 'not', node: this.single() }));
     if (this.take('(')) {
-      const node = this.either();
-      if (!this.take(')')) throw new QueryError(`character ${this.current.at}: ")" expected.`);
-      return node;
+      return this.nested(at, () => {
+        const node = this.either();
+        if (!this.take(')')) throw new QueryError(`character ${this.current.at}: ")" expected.`);
+        return node;
+      });
     }
     const term = this.take('term');
     if (term) return term.term!;
-    const { kind, at } = this.current;
+    const { kind } = this.current;
     throw new QueryError(`character ${at}: a term is expected${kind === 'end' ? ' at the end of the query.' : `, not "${kind}".`}`);
   }
 }
@@ -342,7 +415,13 @@ class Parser {
 export function parseQFilter(query: string): QueryNode | undefined {
   const text = query.trim();
   if (text === '') return undefined;
-  return new Parser(tokenize(text)).query();
+  if (text.length > QFILTER_LIMITS.length) throw new QueryError(`the query is longer than ${QFILTER_LIMITS.length} characters.`);
+  const tokens = tokenize(text);
+  const terms = tokens.filter((t) => t.kind === 'term');
+  if (terms.length > QFILTER_LIMITS.terms) {
+    throw new QueryError(`character ${terms[QFILTER_LIMITS.terms]!.at}: more than ${QFILTER_LIMITS.terms} terms.`);
+  }
+  return new Parser(tokens).query();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -157,36 +157,84 @@ function toRefList(value: JsonValue, field: RefListField, lookups: Lookups): num
     return fail(message.expectedList(pythonTypeName(value)));
   }
   const items = Array.isArray(value) ? value : Object.keys(value);
-  return [...new Set(items.map((item) => toPk(item, field.target, lookups)))];
+  // One database lookup per distinct value: a list repeating one pk a million times asks once.
+  const known = new Map<JsonValue, number>();
+  const pks = new Set<number>();
+  for (const item of items) {
+    let pk = known.get(item);
+    if (pk === undefined) {
+      pk = toPk(item, field.target, lookups);
+      known.set(item, pk);
+    }
+    pks.add(pk);
+  }
+  return [...pks];
+}
+
+/** A wrong choice's detail: made once per distinct value and shared, frozen (a list may repeat one). */
+function choiceErrorsOf(): (item: JsonValue) => JsonValue {
+  const made = new Map<JsonValue, JsonValue>();
+  return (item) => {
+    let detail = made.get(item);
+    if (detail === undefined) {
+      detail = [item === null ? MESSAGES.null : message.invalidChoice(pyStr(item))];
+      Object.freeze(detail);
+      made.set(item, detail);
+    }
+    return detail;
+  };
 }
 
 function toChoiceList(value: JsonValue, field: ChoiceListField): string[] {
   if (!Array.isArray(value)) return fail(message.expectedList(pythonTypeName(value)));
-  const errors: Record<string, JsonValue> = {};
+  const errorOf = choiceErrorsOf();
+  let errors: Record<string, JsonValue> | undefined;
   const out: string[] = [];
   value.forEach((item, index) => {
-    try {
-      if (item === null) fail(MESSAGES.null);
-      out.push(toChoice(item, field.choices));
-    } catch (error) {
-      if (!(error instanceof FieldError)) throw error;
-      errors[String(index)] = error.detail;
+    if (item !== null && typeof item !== 'object') {
+      const text = pyStr(item);
+      if (field.choices.includes(text)) {
+        out.push(text);
+        return;
+      }
     }
+    errors ??= {};
+    errors[index] = errorOf(item);
   });
-  if (Object.keys(errors).length) throw new FieldError(errors);
+  if (errors !== undefined) throw new FieldError(errors);
   return [...new Set(out)];
+}
+
+/**
+ * `{"non_field_errors": [...]}` of an item that is not an object: one frozen value per Python type,
+ * shared by every such item (a list of a million numbers lists one object a million times).
+ */
+const notAnItemErrors = new Map<string, JsonObject>();
+function notAnItem(item: JsonValue): JsonObject {
+  const type = pythonTypeName(item);
+  let errors = notAnItemErrors.get(type);
+  if (errors === undefined) {
+    const messages: JsonValue[] = [message.expectedDictionary(type)];
+    errors = { non_field_errors: messages };
+    Object.freeze(messages);
+    Object.freeze(errors);
+    notAnItemErrors.set(type, errors);
+  }
+  return errors;
 }
 
 function toItems(value: JsonValue, field: ItemsField): ItemInput[] {
   if (!Array.isArray(value)) {
     throw new FieldError({ non_field_errors: [message.expectedList(pythonTypeName(value))] });
   }
-  const errors: JsonValue[] = [];
+  // Per-item errors are listed only once one item fails: a valid list of thousands allocates none.
+  let errors: JsonValue[] | undefined;
   const items: ItemInput[] = [];
-  for (const item of value) {
+  value.forEach((item, index) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      errors.push({ non_field_errors: [message.expectedDictionary(pythonTypeName(item))] });
-      continue;
+      errors ??= Array.from({ length: index }, () => ({}));
+      errors.push(notAnItem(item));
+      return;
     }
     const itemErrors: JsonObject = {};
     let name = '';
@@ -211,17 +259,22 @@ function toItems(value: JsonValue, field: ItemsField): ItemInput[] {
         itemErrors[field.flag] = error.detail;
       }
     }
-    errors.push(itemErrors);
+    if (errors === undefined && Object.keys(itemErrors).length > 0) errors = Array.from({ length: index }, () => ({}));
+    errors?.push(itemErrors);
     items.push({ name, flag });
-  }
-  if (errors.some((e) => typeof e === 'object' && e !== null && Object.keys(e).length > 0)) throw new FieldError(errors);
-  const seen = new Set<string>();
-  const repeated = items.map((item): JsonObject => {
-    const again = seen.has(item.name);
-    seen.add(item.name);
-    return again ? { name: [MESSAGES.nameRepeated] } : {};
   });
-  if (repeated.some((e) => Object.keys(e).length > 0)) throw new FieldError(repeated);
+  if (errors !== undefined) throw new FieldError(errors);
+  // Only a list that repeats a name gets the per-item list of repeats.
+  if (new Set(items.map((item) => item.name)).size < items.length) {
+    const seen = new Set<string>();
+    throw new FieldError(
+      items.map((item): JsonObject => {
+        const again = seen.has(item.name);
+        seen.add(item.name);
+        return again ? { name: [MESSAGES.nameRepeated] } : {};
+      }),
+    );
+  }
   return items;
 }
 

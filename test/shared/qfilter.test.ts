@@ -285,3 +285,52 @@ describe('host_id_qfilter: values', () => {
     expect(matchesHost(parseQFilter('host_id.ip:10.0.0.1')!, host)).toBe(true);
   });
 });
+
+describe('host_id_qfilter: bounded cost, whatever the query', () => {
+  const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 Edg/120';
+  const longHost = new QueryHost('10.0.0.9', 0, { hostname: [{ host: 'a'.repeat(5000) }], 'http.user_agent': [{ agent }] });
+
+  test('wildcard soups are matched without backtracking (the 46 s query of the report answers at once)', () => {
+    const started = performance.now();
+    expect(matchesHost(parseQFilter('host_id.http.user_agent.agent:*?*?*?*?*?*#')!, longHost)).toBe(false);
+    expect(matchesHost(parseQFilter(`hostname.host:${'*a'.repeat(200)}*b`)!, longHost)).toBe(false);
+    expect(matchesHost(parseQFilter(`hostname.host:${'*a'.repeat(200)}*`)!, longHost)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  test('stars and question marks keep their meaning at every position', () => {
+    const host = new QueryHost('10.0.0.9', 0, { hostname: [{ host: 'Mail-Desk.corp.local' }] });
+    const cases: [string, boolean][] = [
+      ['*', true],
+      ['**', true],
+      ['mail*', true],
+      ['*local', true],
+      ['*desk*', true],
+      ['m?il-desk.corp.local', true],
+      ['*.corp.*', true],
+      ['*.c?rp.l*l', true],
+      ['*corp*corp*', false],
+      ['?', false],
+      ['mail', false],
+      ['*x*', false],
+      ['mail-desk.corp.local?', false],
+    ];
+    for (const [pattern, expected] of cases) expect([pattern, matchesHost(parseQFilter(`hostname.host:${pattern}`)!, host)]).toEqual([pattern, expected]);
+  });
+
+  test.each([
+    ['a NOT chain thousands deep', '!'.repeat(3000) + 'x', 'more than 32 nested'],
+    ['parentheses thousands deep', '('.repeat(2000) + 'x' + ')'.repeat(2000), 'more than 32 nested'],
+    ['parentheses past the nesting limit', '('.repeat(33) + 'x' + ')'.repeat(33), 'more than 32 nested'],
+    ['more terms than the limit', Array.from({ length: 300 }, (_, i) => `t${i}`).join(' OR '), 'more than 256 terms'],
+    ['a query longer than the limit', 'x'.repeat(5000), 'longer than 4096'],
+  ])('%s is refused with a QueryError, not a stack overflow', (_name, query, why) => {
+    expect(() => parseQFilter(query)).toThrow(QueryError);
+    expect(() => parseQFilter(query)).toThrow(why);
+  });
+
+  test('the limits themselves are accepted', () => {
+    expect(parseQFilter('('.repeat(32) + 'x' + ')'.repeat(32))).toBeDefined();
+    expect(parseQFilter(Array.from({ length: 256 }, (_, i) => `t${i}`).join(' '))).toBeDefined();
+  });
+});

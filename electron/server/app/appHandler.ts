@@ -11,6 +11,7 @@ import { jsonResponse, SECURITY_HEADERS } from '../routing/router';
 import { proxy, PROXY_PREFIX } from '../../remote/proxy';
 import { RemoteSession } from '../../remote/session';
 import { appRoutes, type AppInfo } from './appRoutes';
+import { withBodyPolicy } from './bodyPolicy';
 import { staticFiles } from './staticFiles';
 
 export interface AppHandlerOptions extends AppInfo {
@@ -22,7 +23,8 @@ export interface AppHandlerOptions extends AppInfo {
 export function createAppHandler({ host, rendererDir, ...info }: AppHandlerOptions): ApiHandler {
   const app = appRoutes(host, info);
   const files = rendererDir ? staticFiles(rendererDir) : undefined;
-  return (req) => {
+  // Bodies are admitted from the request's head first (limits, credentials): app/bodyPolicy.ts.
+  return withBodyPolicy(host, (req) => {
     const own = app(req);
     if (own) return own;
     if (req.path === PROXY_PREFIX || req.path.startsWith(`${PROXY_PREFIX}/`)) {
@@ -40,5 +42,5 @@ export function createAppHandler({ host, rendererDir, ...info }: AppHandlerOptio
       if (req.path !== '/rules/hunt' && req.path !== '/rules/hunt/') return jsonResponse(404, { detail: MESSAGES.notFound });
     }
     return host.current().api(req);
-  };
+  });
 }

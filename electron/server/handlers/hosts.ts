@@ -5,9 +5,10 @@
  * and ordering run in SQL. Only host_id_qfilter looks into `data`, in JS, over the rows SQL kept.
  */
 import { ApiError } from '../../../shared/api/errors';
-import { checkHostEntry, hostnamesText, parseEpochSeconds, type HostEntry } from '../../../shared/api/hostIdentity';
+import { parseEpochSeconds, type HostEntry } from '../../../shared/api/hostIdentity';
+import { checkHostImport, hostRecordOf, type HostRecord } from '../../../shared/api/imports';
 import { parseFilterValue, parseOrdering, parsePage, parsePageSize, parseSearch, resolvePage, type OrderTerm, type PageRequest } from '../../../shared/api/listParams';
-import { MESSAGES, message, pythonTypeName } from '../../../shared/api/messages';
+import { MESSAGES } from '../../../shared/api/messages';
 import { matchesHost, parseQFilter, QueryError, QueryHost, type QueryNode } from '../../../shared/api/qfilter';
 import { queryGet, type QueryPairs } from '../../../shared/api/queryString';
 import { parseIp } from '../../../shared/api/address';
@@ -16,7 +17,7 @@ import { ok } from '../http/types';
 import type { Endpoint, Handler } from '../routing/endpoint';
 import type { Services } from '../services';
 import type { Store } from '../store/store';
-import { EntryError, importHandler, type ImportKind } from './imports';
+import { importHandler, type ImportKind } from './imports';
 import { paginated } from './pagination';
 
 export type { HostEntry } from '../../../shared/api/hostIdentity';
@@ -48,31 +49,33 @@ ON CONFLICT(ip) DO UPDATE SET
   hostnames = excluded.hostnames,
   data = excluded.data`;
 
-/** Store one checked entry in place of the host of its ip; an absent `hits` keeps the stored one. */
-export function saveHost(store: Store, entry: HostEntry): void {
+/** Store a checked host, texts made already, in place of the host of its ip; a null `hits` keeps the stored one. */
+export function saveHostRecord(store: Store, record: HostRecord): void {
   store.prepare(UPSERT).run({
-    ip: entry.ip,
-    hits: entry.hits ?? null,
-    first_seen: entry.firstSeen,
-    last_seen: entry.lastSeen,
-    hostnames: hostnamesText(entry.hostId),
-    data: JSON.stringify(entry.hostId),
+    ip: record.ip,
+    hits: record.hits,
+    first_seen: record.firstSeen,
+    last_seen: record.lastSeen,
+    hostnames: record.hostnames,
+    data: record.data,
   });
 }
 
-/** One entry of `host_id/import/` (and of `outpost import-hosts`). */
-export const hostImport: ImportKind<HostEntry> = {
+/** Store one checked entry in place of the host of its ip; an absent `hits` keeps the stored one. */
+export function saveHost(store: Store, entry: HostEntry): void {
+  saveHostRecord(store, hostRecordOf(entry));
+}
+
+/**
+ * `host_id/import/` (and `outpost import-hosts`): entries checked with no I/O (in the body worker
+ * for large bodies), each stored as its record.
+ */
+export const hostImport: ImportKind<HostRecord> = {
   actionType: 'import_host_id',
-  validate(entry) {
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      throw new EntryError({ non_field_errors: [message.expectedDictionary(pythonTypeName(entry))] });
-    }
-    const checked = checkHostEntry(entry);
-    if (!checked.ok) throw new EntryError(checked.errors);
-    return checked.entry;
-  },
-  save(entry, services) {
-    saveHost(services.store, entry);
+  check: checkHostImport,
+  prepared: (req) => (req.prepared?.name === 'host_id' ? req.prepared.checked : undefined),
+  save(record, services) {
+    saveHostRecord(services.store, record);
   },
 };
 

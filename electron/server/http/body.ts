@@ -19,11 +19,25 @@ function isJsonMediaType(contentType: string): { json: boolean; charset?: string
   return charset === undefined ? { json } : { json, charset };
 }
 
-export function parseBody(contentType: string | undefined, body: Buffer): JsonValue {
-  if (body.length === 0) return {};
+/**
+ * The body of a request answered from its head alone, or handed to the body worker: the
+ * transport never read it for the handler, so reading it is refused, never taken for `{}`.
+ */
+export const BODY_WITHHELD: Buffer = Buffer.alloc(0);
+
+export const BODY_NOT_READ = 'The request body was not read; send the request again.';
+
+/** The charset a JSON body declares (undefined: none, UTF-8); 415 for another media type. */
+export function jsonCharset(contentType: string | undefined): string | undefined {
   const media = isJsonMediaType(contentType ?? '');
   if (!media.json) throw ApiError.detail(415, message.unsupportedMediaType(contentType ?? ''));
-  const parsed = parseJsonBytes(body, media.charset);
+  return media.charset;
+}
+
+export function parseBody(contentType: string | undefined, body: Buffer): JsonValue {
+  if (body === BODY_WITHHELD) throw ApiError.detail(400, BODY_NOT_READ);
+  if (body.length === 0) return {};
+  const parsed = parseJsonBytes(body, jsonCharset(contentType));
   if (!parsed.ok) throw ApiError.detail(400, message.jsonParseError(parsed.reason));
   return parsed.value;
 }

@@ -1,23 +1,45 @@
 /**
- * The thin node:http(s) edge: reads a request into an ApiRequest, applies the Host guard,
- * hands it to the API and writes the ApiResponse back.
+ * The thin node:http(s) edge: applies the Host guard, asks the handler's admission step what to
+ * do with a body before reading it (http/admission.ts), reads it within its limit into an
+ * ApiRequest, hands that to the API and writes the ApiResponse back. Requests the parser refuses
+ * are answered in JSON too (http/clientErrors.ts).
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { unquotePath } from '../../../shared/api/queryString';
 import { MESSAGES } from '../../../shared/api/messages';
 import { jsonResponse } from '../routing/router';
+import { closeGentlyAfterAnswer, hasBody, readBody, type Admission, type Admit, type RequestHead } from './admission';
+import { answerClientErrors } from './clientErrors';
 import { allowedHosts, hostAllowed } from './hostGuard';
 import type { TlsMaterial } from './tls';
 import { bodyLength, type ApiRequest, type ApiResponse } from './types';
 
-/** Bodies larger than this are refused (413) before they are read whole. */
-export const MAX_BODY_BYTES = 512 * 1024 * 1024;
+/** The body limit of a handler without an admission step (the API alone, in tests and benchmarks). */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 const EMPTY = Buffer.alloc(0);
 
-export type ApiHandler = (req: ApiRequest) => ApiResponse | Promise<ApiResponse>;
+const EXPECTATION_FAILED = 'Expectation failed: only "Expect: 100-continue" is supported.';
+
+export interface ApiHandler {
+  (req: ApiRequest): ApiResponse | Promise<ApiResponse>;
+  /** Asked with the head of a request that carries a body, before the body is read (http/admission.ts). */
+  readonly admit?: Admit;
+}
+
+/** `1 MiB`, `64 KiB`: a limit as people read it. */
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+export function tooLargeMessage(limit: number): string {
+  return `Request body is too large: at most ${sizeText(limit)} here.`;
+}
 
 export interface ListenOptions {
   readonly host: string;
@@ -56,57 +78,68 @@ async function send(res: http.ServerResponse, response: ApiResponse): Promise<vo
   res.end(response.body ?? undefined);
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      req.resume();
-      resolve('too-large');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.destroy();
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** An answer given while the request's body stays unread: the connection closes after it, gently. */
+async function sendUnread(res: http.ServerResponse, response: ApiResponse): Promise<void> {
+  if (res.socket) closeGentlyAfterAnswer(res.socket);
+  await send(res, { ...response, headers: { ...response.headers, Connection: 'close' } });
+}
+
+function headOf(req: http.IncomingMessage, scheme: 'http' | 'https'): RequestHead {
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  const rawPath = q < 0 ? target : target.slice(0, q);
+  return {
+    method: (req.method ?? 'GET').toUpperCase(),
+    path: unquotePath(rawPath),
+    rawQuery: q < 0 ? '' : target.slice(q + 1),
+    headers: headersOf(req),
+    remoteAddress: req.socket.remoteAddress ?? '',
+    scheme,
+  };
 }
 
 export function listen(handler: ApiHandler, options: ListenOptions, log: (line: string) => void = () => {}): Promise<RunningServer> {
   const scheme = options.tls ? 'https' : 'http';
   let allowed: ReadonlySet<string> = new Set();
-  const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+  // Requests being answered, per connection: a parser error on a connection must not write into an answer.
+  const answering = new Map<Duplex, number>();
+  const track = (socket: Duplex) => {
+    answering.set(socket, (answering.get(socket) ?? 0) + 1);
+    return () => {
+      const left = (answering.get(socket) ?? 1) - 1;
+      if (left > 0) answering.set(socket, left);
+      else answering.delete(socket);
+    };
+  };
+  const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue = false) => {
+    res.once('close', track(req.socket));
     try {
+      const withBody = hasBody(req);
       if (!hostAllowed(req.headers.host, allowed)) {
-        await send(res, jsonResponse(400, { detail: MESSAGES.invalidHost }));
+        const refusal = jsonResponse(400, { detail: MESSAGES.invalidHost });
+        await (withBody ? sendUnread(res, refusal) : send(res, refusal));
         return;
       }
-      // A request without a body is not waited for.
-      const body = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? EMPTY : await readBody(req);
-      if (body === 'too-large') {
-        await send(res, jsonResponse(413, { detail: 'Request body is too large.' }));
-        return;
+      const head = headOf(req, scheme);
+      let request: ApiRequest = { ...head, body: EMPTY };
+      if (withBody) {
+        // Nothing of the body is read before the handler says whether, and how much, to read.
+        const admission: Admission = handler.admit ? handler.admit(head) : { limit: MAX_BODY_BYTES };
+        if ('answer' in admission) {
+          await sendUnread(res, await admission.answer);
+          return;
+        }
+        if (expectsContinue) res.writeContinue();
+        const body = await readBody(req, admission.limit);
+        if (body === 'aborted') return;
+        if (body === 'too-large') {
+          await sendUnread(res, jsonResponse(413, { detail: tooLargeMessage(admission.limit) }));
+          return;
+        }
+        request = { ...head, body };
+        if (admission.prepare) request = await admission.prepare(request);
       }
-      const target = req.url ?? '/';
-      const q = target.indexOf('?');
-      const rawPath = q < 0 ? target : target.slice(0, q);
-      const answer = handler({
-        method: (req.method ?? 'GET').toUpperCase(),
-        path: unquotePath(rawPath),
-        rawQuery: q < 0 ? '' : target.slice(q + 1),
-        headers: headersOf(req),
-        body,
-        remoteAddress: req.socket.remoteAddress ?? '',
-        scheme,
-      });
+      const answer = handler(request);
       await send(res, answer instanceof Promise ? await answer : answer);
     } catch (error) {
       log(`internal error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
@@ -119,6 +152,13 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
     ? https.createServer({ cert: options.tls.cert, key: options.tls.key, requireHostHeader: false }, onRequest)
     : http.createServer({ requireHostHeader: false }, onRequest);
   server.keepAliveTimeout = 65_000;
+  // `Expect: 100-continue`: the client waits for admission before sending the body.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => void onRequest(req, res, true));
+  // Any other expectation: 417, in the API's shape (node:http's own has no body).
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    void sendUnread(res, jsonResponse(417, { detail: EXPECTATION_FAILED }));
+  });
+  server.on('clientError', answerClientErrors((socket) => answering.has(socket)));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

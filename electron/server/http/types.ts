@@ -1,3 +1,4 @@
+import type { PreparedImport } from '../../../shared/api/imports';
 import type { Body } from './jsonBody';
 
 /** A request as the router sees it, whatever carried it (node:http, Electron protocol, tests). */
@@ -11,6 +12,8 @@ export interface ApiRequest {
   /** Header values by lower-case name (bytes as latin-1, as node:http gives them). */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly body: Buffer;
+  /** An import body already parsed and checked (off the main thread), which its handler uses instead of `body`. */
+  readonly prepared?: PreparedImport;
   readonly remoteAddress: string;
   readonly scheme: 'http' | 'https';
 }
