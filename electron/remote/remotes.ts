@@ -62,6 +62,19 @@ export function memorySecrets(initial: Readonly<Record<string, string>> = {}): S
 }
 
 
+function checkToken(token: string): void {
+  if (!/^[\x21-\x7e]{1,128}$/.test(token)) throw new RemoteConfigError('the token must be 1 to 128 printable characters without spaces', 'token');
+}
+
+/** Same scheme, host and port (a path change keeps the origin, and so the token). */
+export function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 interface RemotesFile {
   remotes: Record<string, { url: string; insecure?: boolean; pin?: string }>;
 }
@@ -103,8 +116,27 @@ export class Remotes {
 
   /** Add (or replace) a remote; returns a warning to show, if any. */
   add(config: RemoteConfig, token: string, options: { replace?: boolean } = {}): string | undefined {
+    checkToken(token);
+    return this.save(config, token, options);
+  }
+
+  /**
+   * Change a remote's address or TLS settings. A token is bound to the origin it was given for:
+   * when the scheme, host or port change, the stored token is dropped (unless a new one comes with
+   * the change), so it is never sent to another server. Returns a warning to show, if any.
+   */
+  change(config: RemoteConfig, token: string | undefined): { warning: string | undefined; tokenCleared: boolean } {
+    const existing = this.get(config.name);
+    if (!existing) throw new RemoteConfigError(`there is no remote "${config.name}"`);
+    if (token !== undefined) checkToken(token);
+    const had = this.token(config.name);
+    const kept = token ?? (sameOrigin(existing.url, config.url) ? had : undefined);
+    const warning = this.save(config, kept, { replace: true });
+    return { warning, tokenCleared: had !== undefined && kept === undefined };
+  }
+
+  private save(config: RemoteConfig, token: string | undefined, options: { replace?: boolean }): string | undefined {
     if (!NAME.test(config.name)) throw new RemoteConfigError(`"${config.name}" is not a valid remote name: 1 to 64 letters, digits, ".", "_" or "-"`, 'name');
-    if (!/^[\x21-\x7e]{1,128}$/.test(token)) throw new RemoteConfigError('the token must be 1 to 128 printable characters without spaces', 'token');
     if (config.insecure && config.pin) throw new RemoteConfigError('either turn certificate verification off or pin the certificate, not both', 'pin');
     const checked = checkRemoteConfig(config);
     const content = this.read();
@@ -114,7 +146,8 @@ export class Remotes {
       ...(config.insecure ? { insecure: true } : {}),
       ...(config.pin ? { pin: normalizeFingerprint(config.pin) } : {}),
     };
-    this.secrets.write(config.name, token);
+    if (token === undefined) this.secrets.remove(config.name);
+    else this.secrets.write(config.name, token);
     this.write(content);
     return checked.warning;
   }

@@ -1,6 +1,7 @@
 /**
  * A workspace as one JSON bundle file (app.md §2): every table's rows, secrets left out
- * (tokens, sessions), the full-text index rebuilt on import. Import creates a new workspace;
+ * (tokens, sessions, password hashes: imported accounts sign in once a manager sets their
+ * password or token), the full-text index rebuilt on import. Import creates a new workspace;
  * it is applied whole or not at all.
  */
 import type { JsonObject } from '../../shared/resources';
@@ -65,6 +66,8 @@ export function exportBundle(db: Db, name: string, now: Date = new Date()): Work
         for (const [column, value] of Object.entries(row)) {
           out[column] = typeof value === 'bigint' ? Number(value) : (value as string | number | null);
         }
+        // A bundle is a file that travels: no password hash leaves the workspace in it.
+        if (table === 'user') out.password = '';
         return out;
       });
     }

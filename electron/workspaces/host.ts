@@ -100,6 +100,18 @@ export class WorkspaceHost {
     return this.remoteSession;
   }
 
+  /**
+   * A remote's address or TLS settings changed: the open workspace's session, if it follows that
+   * remote, is replaced by one for the new settings at once (the old one stops at a safe point).
+   */
+  remoteChanged(name: string): void {
+    const session = this.remoteSession;
+    const follows = session instanceof RemoteSession ? session.config.name === name : session?.name === name;
+    if (!follows) return;
+    this.remoteSession = this.link(this.opened);
+    if (session instanceof RemoteSession) void session.close().catch(() => undefined);
+  }
+
   /** A remote's token was replaced: the session using it tries again. */
   remoteTokenChanged(name: string): void {
     const session = this.remoteSession;

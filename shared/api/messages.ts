@@ -1,5 +1,6 @@
 /** DRF's wording (3.15), in one place: api.md §1 says every message word for word. */
 export const MESSAGES = {
+  lastSuperuser: 'This is the last active superuser of the workspace: make another user a superuser first.',
   notFound: 'Not found.',
   invalidPage: 'Invalid page.',
   notAcceptable: 'Could not satisfy the request Accept header.',

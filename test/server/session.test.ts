@@ -295,7 +295,7 @@ describe('logging out', () => {
     const browser = new Browser(server.url);
     await browser.logIn({ token: ADMIN_TOKEN });
     const session = browser.jar.get('sessionid')!;
-    const reply = await browser.send('GET', '/api-auth/logout/');
+    const reply = await browser.send('POST', '/api-auth/logout/', { form: { csrfmiddlewaretoken: browser.jar.get('csrftoken')! } });
     expect(reply.status).toBe(302);
     expect(reply.headers.location).toBe('/api-auth/login/');
     expect(browser.cookieLine('sessionid')).toMatch(/^sessionid=; Path=\/; Max-Age=0; .*HttpOnly; SameSite=Strict$/);
@@ -308,11 +308,25 @@ describe('logging out', () => {
   test('POST /api-auth/logout (no slash) works too and follows a safe next only', async () => {
     const browser = new Browser(server.url);
     await browser.logIn({ token: ADMIN_TOKEN });
-    const reply = await browser.send('POST', '/api-auth/logout', { form: { next: '/rest/' } });
+    const reply = await browser.send('POST', '/api-auth/logout', { form: { next: '/rest/', csrfmiddlewaretoken: browser.jar.get('csrftoken')! } });
     expect(reply.headers.location).toBe('/rest/');
     expect(browser.jar.has('sessionid')).toBe(false);
-    const evil = await browser.send('GET', '/api-auth/logout/?next=%2F%2Fevil.example');
+    const evil = await browser.send('POST', '/api-auth/logout/?next=%2F%2Fevil.example');
     expect(evil.headers.location).toBe('/api-auth/login/');
+  });
+
+  test('GET does not log out (405, as Django 5), nor a POST without the form token of this site', async () => {
+    const browser = new Browser(server.url);
+    await browser.logIn({ token: ADMIN_TOKEN });
+    const get = await browser.send('GET', '/api-auth/logout/');
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    expect(get.json()).toEqual({ detail: 'Method "GET" not allowed.' });
+    const forged = await browser.send('POST', '/api-auth/logout/', { form: { next: '/rest/' } });
+    expect(forged.status).toBe(403);
+    expect((await browser.send('GET', '/rest/rules/source/')).status).toBe(200);
+    const page = await browser.send('GET', '/rest/', { headers: { Accept: 'text/html' } });
+    expect(page.text).toMatch(/<form method="post" action="\/api-auth\/logout\/" class="logout"><input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">/);
   });
 });
 

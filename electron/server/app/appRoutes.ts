@@ -1,8 +1,8 @@
 /**
  * The app's own endpoints under `/app/` (app.md §1): what the renderer needs besides the API —
  * status and workspaces — identical in the desktop app and in a browser on `outpost serve`.
- * Same authentication as the API (the local token, or a browser session); managers only for
- * changes. Answers use the API's error shapes.
+ * Same authentication as the API (the local token, or a browser session); who may call what is
+ * in appPermissions.ts. Answers use the API's error shapes.
  */
 import { ApiError } from '../../../shared/api/errors';
 import { MESSAGES } from '../../../shared/api/messages';
@@ -13,10 +13,11 @@ import { BundleError, bundleJson } from '../../workspaces/bundle';
 import { WorkspaceError, type WorkspaceHost } from '../../workspaces/host';
 import { parseBody } from '../http/body';
 import type { ApiRequest, ApiResponse } from '../http/types';
-import { authenticate, CSRF_COOKIE, isSafeMethod, parseCookies, SESSION_COOKIE } from '../routing/auth';
+import { authenticate, CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../routing/auth';
 import { jsonResponse } from '../routing/router';
 import { isManager, type UserRecord } from '../store/users';
 import { setCookie, setCookieHeaders } from '../views/login';
+import { appRoleFor } from './appPermissions';
 import { centralLink, syncRoutes, syncSummary } from './syncRoutes';
 
 export interface AppInfo {
@@ -122,7 +123,7 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     try {
       const auth = authenticate(req, host.current().services.users);
       if (!auth) throw ApiError.detail(403, MESSAGES.notAuthenticated);
-      if (!isSafeMethod(req.method) && !isManager(auth.user)) throw ApiError.detail(403, MESSAGES.permissionDenied);
+      if (appRoleFor(req.method, segments) === 'manager' && !isManager(auth.user)) throw ApiError.detail(403, MESSAGES.permissionDenied);
       const answer = dispatch(req.method === 'HEAD' ? 'GET' : req.method, {
         req,
         user: auth.user,

@@ -133,13 +133,19 @@ function remotes(host: WorkspaceHost, call: SyncCall): Answer {
         const token = optionalText(body, 'token');
         const url = optionalText(body, 'url');
         const changesTls = 'insecure' in body || 'pin' in body;
+        let tokenCleared = false;
         if (url !== undefined || changesTls) {
           const pin = 'pin' in body ? optionalText(body, 'pin') : existing.pin;
           const insecure = 'insecure' in body ? flag(body, 'insecure') : existing.insecure === true;
-          host.remotes.add({ name, url: url ?? existing.url, ...(insecure ? { insecure: true } : {}), ...(pin ? { pin } : {}) }, token ?? host.remotes.token(name) ?? '', { replace: true });
-        } else if (token !== undefined) host.remotes.setToken(name, token);
-        if (token !== undefined) host.remoteTokenChanged(name);
-        return ok(list().find((r) => r.name === name) ?? null);
+          tokenCleared = host.remotes.change({ name, url: url ?? existing.url, ...(insecure ? { insecure: true } : {}), ...(pin ? { pin } : {}) }, token).tokenCleared;
+          // The open workspace's session follows the new address at once, not at the next switch.
+          host.remoteChanged(name);
+        } else if (token !== undefined) {
+          host.remotes.setToken(name, token);
+          host.remoteTokenChanged(name);
+        }
+        const remote = list().find((r) => r.name === name) ?? null;
+        return ok(tokenCleared ? { ...remote, warning: 'The address now names another server: its token was removed; give the token for that server.' } : remote);
       }
       if (call.method === 'DELETE') {
         host.remotes.remove(name);

@@ -10,6 +10,7 @@ import { field, fields } from '../../../shared/resources';
 import type { Endpoint, RequestContext } from '../routing/endpoint';
 import type { ActionWithForm } from '../views/metadata';
 import type { Services } from '../services';
+import type { Row } from '../store/table';
 import { checkPassword, hashPassword, isManager, type UserRecord } from '../store/users';
 import { clientIp, insertWithTimes, lookupPk, modelEndpoint, updateWithTimes } from './model';
 
@@ -52,6 +53,11 @@ const PASSWORD_FORM = fields({
 
 const passwordAction = (action: ActionWithForm): ActionWithForm => action;
 
+/** A superuser row (the flag of the first admin, or the role), active. */
+function isSuperuserRow(row: Row): boolean {
+  return Number(row.is_active) === 1 && (Number(row.is_superuser) === 1 || row.role === 'Superuser');
+}
+
 export function userEndpoint(services: Services): Endpoint {
   const table = services.tables.user;
   const base = modelEndpoint({
@@ -59,6 +65,16 @@ export function userEndpoint(services: Services): Endpoint {
     hooks: {
       validate: (_ctx, write, existing) => {
         if (!existing && write.values.password === undefined) throw ApiError.validation({ password: [MESSAGES.required] });
+        if (existing && isSuperuserRow(existing) && services.users.otherActiveSuperusers(Number(existing.pk)) === 0) {
+          // The workspace must keep someone who can manage it.
+          if (write.values.role !== undefined && write.values.role !== 'Superuser' && Number(existing.is_superuser) !== 1) {
+            throw ApiError.validation({ role: [MESSAGES.lastSuperuser] });
+          }
+          if (write.values.is_active === false) throw ApiError.validation({ is_active: [MESSAGES.lastSuperuser] });
+        }
+      },
+      checkDelete: (_ctx, pk, row) => {
+        if (isSuperuserRow(row) && services.users.otherActiveSuperusers(pk) === 0) throw ApiError.detail(400, MESSAGES.lastSuperuser);
       },
       insert: (ctx, write) => {
         const { password, ...values } = write.values;

@@ -64,6 +64,13 @@ export class Users {
     return this.store.prepare('SELECT * FROM user WHERE pk = ?').get(pk) as UserRecord | undefined;
   }
 
+  /** Active superusers other than `pk`: the last one may be neither deleted, demoted nor deactivated. */
+  otherActiveSuperusers(pk: number): number {
+    return Number(
+      this.store.prepare("SELECT count(*) FROM user WHERE pk != ? AND is_active = 1 AND (is_superuser = 1 OR role = 'Superuser')").pluck().get(pk),
+    );
+  }
+
   byUsername(username: string): UserRecord | undefined {
     return this.store.prepare('SELECT * FROM user WHERE username = ?').get(username) as UserRecord | undefined;
   }

@@ -14,7 +14,7 @@ import { encodeQuery, queryGet, quotePlus, removeParam, replaceParam, type Query
 import type { Field, JsonObject, JsonValue, Resource } from '../../../shared/resources';
 import { escapePath } from '../handlers/pagination';
 import type { ApiRequest } from '../http/types';
-import { parseCookies, SESSION_COOKIE } from '../routing/auth';
+import { CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../routing/auth';
 import type { RouteMatch } from '../routing/router';
 import type { Services } from '../services';
 import { isManager, type UserRecord } from '../store/users';
@@ -77,7 +77,7 @@ const STYLE = `
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d2330;background:#f3f4f7}
 a{color:#1f5fbf}
 .bar{display:flex;justify-content:space-between;align-items:center;background:#1d2a3a;color:#fff;padding:.6rem 1.5rem}
-.bar a{color:#fff;text-decoration:none}.bar .brand{font-weight:600}.bar .who a{margin-left:.8rem;text-decoration:underline}
+.bar a{color:#fff;text-decoration:none}.bar .brand{font-weight:600}.bar .who a{margin-left:.8rem;text-decoration:underline}form.logout{display:inline}button.link{margin-left:.8rem;background:none;border:0;padding:0;color:inherit;font:inherit;text-decoration:underline;cursor:pointer}
 main{max-width:76rem;margin:0 auto;padding:1rem 1.5rem 3rem}
 .crumbs ol{list-style:none;padding:0;margin:.2rem 0 1rem;display:flex;flex-wrap:wrap}
 .crumbs li+li::before{content:"/";padding:0 .5rem;color:#8a93a3}
@@ -155,6 +155,11 @@ function link(href: string, text: string, rel?: string): string {
   return `<a href="${escapeHtml(href)}"${rel ? ` rel="${rel}"` : ''}>${escapeHtml(text)}</a>`;
 }
 
+/** The logout button: a POST form carrying the form token (logging out changes state). */
+export function logoutForm(formToken: string): string {
+  return `<form method="post" action="/api-auth/logout/" class="logout"><input type="hidden" name="csrfmiddlewaretoken" value="${escapeHtml(formToken)}"><button type="submit" class="link">Log out</button></form>`;
+}
+
 /** Did this request come with a live browser session (so that logging out means something)? */
 function hasSession(page: BrowsablePage): boolean {
   const key = parseCookies(page.req.headers.cookie).get(SESSION_COOKIE);
@@ -164,7 +169,8 @@ function hasSession(page: BrowsablePage): boolean {
 function whoBox(page: BrowsablePage): string {
   if (!page.user) return link(`/api-auth/login/?next=${quotePlus(fullPath(page.req))}`, 'Log in');
   const name = `<span class="user">${escapeHtml(page.user.username)}</span>`;
-  return hasSession(page) ? `${name}${link('/api-auth/logout/', 'Log out')}` : name;
+  const csrf = parseCookies(page.req.headers.cookie).get(CSRF_COOKIE);
+  return hasSession(page) && csrf ? `${name}${logoutForm(csrf)}` : name;
 }
 
 interface Crumb {

@@ -11,7 +11,7 @@
  * LoginView does. routing/auth.ts authenticates the cookies afterwards.
  */
 import crypto from 'node:crypto';
-import { message } from '../../../shared/api/messages';
+import { MESSAGES, message } from '../../../shared/api/messages';
 import { parseQuery, queryGet, type QueryPairs } from '../../../shared/api/queryString';
 import type { ApiRequest, ApiResponse, HeaderValue } from '../http/types';
 import { CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../routing/auth';
@@ -19,7 +19,7 @@ import { jsonResponse, originOf, SECURITY_HEADERS } from '../routing/router';
 import type { Services } from '../services';
 import { sameSecret } from '../store/secrets';
 import { checkPassword, hashPassword, type UserRecord } from '../store/users';
-import { browsableHeaders, escapeHtml, htmlDocument, newNonce } from './browsable';
+import { browsableHeaders, escapeHtml, htmlDocument, logoutForm, newNonce } from './browsable';
 import type { PageRoute } from './pages';
 
 export const LOGIN_PATH = '/api-auth/login/';
@@ -105,7 +105,7 @@ interface LoginForm {
 function loginHtml(form: LoginForm, nonce: string): string {
   const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
   const already = form.current
-    ? `<p>You are logged in as <b>${escapeHtml(form.current.username)}</b>. <a href="${LOGOUT_PATH}">Log out</a></p>`
+    ? `<p>You are logged in as <b>${escapeHtml(form.current.username)}</b>.</p>${logoutForm(form.formToken)}`
     : '';
   const main = `<div class="login">
 <h1>Log in</h1>
@@ -201,10 +201,22 @@ function login(req: ApiRequest, services: Services): ApiResponse {
   ]);
 }
 
+/**
+ * Logging out changes state, so it is a POST (as Django 5's LogoutView) and, with a session, a
+ * POST of this site: the form token (or the X-CSRFToken header) must equal the csrftoken cookie.
+ * Otherwise another site could end the user's session with a link or an image.
+ */
 function logout(req: ApiRequest, services: Services): ApiResponse {
   const key = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
-  if (key) services.users.closeSession(key);
-  const next = queryGet(formFields(req), 'next') ?? queryGet(parseQuery(req.rawQuery), 'next');
+  const fields = formFields(req);
+  if (key && services.users.session(key)) {
+    const header = req.headers['x-csrftoken'];
+    const cookie = parseCookies(req.headers.cookie).get(CSRF_COOKIE);
+    const viaHeader = header !== undefined && cookie !== undefined && sameSecret(header, cookie);
+    if (!viaHeader && !sameOriginPost(req, fields)) return jsonResponse(403, { detail: MESSAGES.csrfMissing });
+    services.users.closeSession(key);
+  }
+  const next = queryGet(fields, 'next') ?? queryGet(parseQuery(req.rawQuery), 'next');
   const secure = req.scheme === 'https';
   return redirect(safeNextPath(next) ?? LOGIN_PATH, [
     clearCookie(SESSION_COOKIE, { httpOnly: true, secure }),
@@ -236,8 +248,7 @@ export function loginPages(services: Services): PageRoute[] {
     },
     (req) => {
       if (!atPath(req, LOGOUT_PATH)) return undefined;
-      // Not HEAD: logging out is not something a HEAD may do.
-      if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(req.method, 'GET, POST');
+      if (req.method !== 'POST') return methodNotAllowed(req.method, 'POST');
       return logout(req, services);
     },
   ];
