@@ -7,6 +7,8 @@ import { MESSAGES } from '../../../shared/api/messages';
 import { parseQuery, queryGet } from '../../../shared/api/queryString';
 import type { WorkspaceHost } from '../../workspaces/host';
 import type { ApiHandler } from '../http/nodeAdapter';
+import type { ApiRequest, ApiResponse } from '../http/types';
+import { isSafeMethod } from '../routing/auth';
 import { jsonResponse, SECURITY_HEADERS } from '../routing/router';
 import { proxy, PROXY_PREFIX } from '../../remote/proxy';
 import { RemoteSession } from '../../remote/session';
@@ -20,11 +22,41 @@ export interface AppHandlerOptions extends AppInfo {
   readonly rendererDir?: string;
 }
 
+/** The header the app's pages send with every request: the workspace the page was loaded for. */
+export const WORKSPACE_HEADER = 'x-outpost-workspace';
+
+/** Paths of the data folder, not of one workspace: switching, creating, renaming, central servers. */
+const FOLDER_WIDE = /^\/app\/(?:workspaces|remotes)(?:\/|$)/;
+
+/**
+ * A write made for another workspace than the open one (a tab left open while another switched):
+ * refused with a 409 that names the open workspace, so that the page reloads instead of saving
+ * into it. Requests without the header (API clients, the CLI) are not concerned.
+ */
+function staleWorkspaceWrite(req: ApiRequest, open: string): ApiResponse | undefined {
+  const header = req.headers[WORKSPACE_HEADER];
+  if (header === undefined || isSafeMethod(req.method) || FOLDER_WIDE.test(req.path)) return undefined;
+  let meant: string;
+  try {
+    meant = decodeURIComponent(header);
+  } catch {
+    meant = header;
+  }
+  if (meant === open) return undefined;
+  return jsonResponse(409, {
+    detail: `This page was opened for workspace "${meant}", but the open workspace is now "${open}": nothing was saved. Reload to continue.`,
+    code: 'workspace_changed',
+    workspace: open,
+  });
+}
+
 export function createAppHandler({ host, rendererDir, ...info }: AppHandlerOptions): ApiHandler {
   const app = appRoutes(host, info);
   const files = rendererDir ? staticFiles(rendererDir) : undefined;
   // Bodies are admitted from the request's head first (limits, credentials): app/bodyPolicy.ts.
   return withBodyPolicy(host, (req) => {
+    const stale = staleWorkspaceWrite(req, host.name);
+    if (stale) return stale;
     const own = app(req);
     if (own) return own;
     if (req.path === PROXY_PREFIX || req.path.startsWith(`${PROXY_PREFIX}/`)) {

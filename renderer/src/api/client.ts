@@ -47,6 +47,38 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * The workspace this page was loaded for. Every request names it (`X-Outpost-Workspace`), and
+ * the server refuses a write meant for another workspace with a 409: a form left open in a tab
+ * while another tab switched workspaces must not save into the workspace now open.
+ */
+let pageWorkspace: string | undefined;
+export const WORKSPACE_HEADER = 'X-Outpost-Workspace';
+const NOTICE_KEY = 'outpost.workspaceChanged';
+
+/** Binds the page to the first workspace it sees; false when `name` is another one (the page is stale). */
+export function followsPageWorkspace(name: string): boolean {
+  pageWorkspace ??= name;
+  return pageWorkspace === name;
+}
+
+/** The page belongs to a workspace that is no longer open: start afresh on the open one, saying why. */
+export function workspaceChanged(open: string): void {
+  sessionStorage.setItem(NOTICE_KEY, `The open workspace is now "${open}" (it was switched elsewhere): this page was reloaded, and nothing was saved into "${open}".`);
+  window.location.reload();
+}
+
+/** The notice left by a reload after a workspace change, once. */
+export function takeWorkspaceNotice(): string | undefined {
+  const notice = sessionStorage.getItem(NOTICE_KEY) ?? undefined;
+  sessionStorage.removeItem(NOTICE_KEY);
+  return notice;
+}
+
+function isWorkspaceConflict(status: number, body: JsonValue): body is JsonObject & { workspace: string } {
+  return status === 409 && typeof body === 'object' && body !== null && !Array.isArray(body) && body.code === 'workspace_changed' && typeof body.workspace === 'string';
+}
+
 /** Where a signed-out browser goes (the server's login page brings it back). */
 export function signIn(): void {
   window.location.assign(`/api-auth/login/?next=${encodeURIComponent(window.location.pathname + window.location.hash)}`);
@@ -57,6 +89,7 @@ export async function request<T extends JsonValue = JsonValue>(method: string, p
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const csrf = csrfToken();
   if (csrf && method !== 'GET' && method !== 'HEAD') headers['X-CSRFToken'] = csrf;
+  if (pageWorkspace !== undefined) headers[WORKSPACE_HEADER] = encodeURIComponent(pageWorkspace);
   let reply: Response;
   try {
     reply = await fetch(withQuery(path, options.query), {
@@ -83,6 +116,7 @@ export async function request<T extends JsonValue = JsonValue>(method: string, p
     if (reply.status === 403 && typeof body === 'object' && body !== null && !Array.isArray(body) && body.detail === 'Authentication credentials were not provided.') {
       signIn();
     }
+    if (isWorkspaceConflict(reply.status, body)) workspaceChanged(body.workspace);
     throw new ApiFailure(reply.status, body);
   }
   return body as T;

@@ -3,6 +3,7 @@
  * workspace, the user and whether the local server is running.
  */
 import type { ReactNode } from 'react';
+import { takeWorkspaceNotice } from '../api/client';
 import { href } from '../router';
 import { useStatus } from '../stores/status';
 import { SyncIndicator } from './SyncIndicator';
@@ -50,6 +51,9 @@ function StatusBar() {
   );
 }
 
+/** Said once after the page was reloaded because another window switched the workspace. */
+const workspaceNotice = takeWorkspaceNotice();
+
 export function AppShell({ current, children }: { current: ScreenPath; children: ReactNode }) {
   return (
     <div className="shell">
@@ -69,6 +73,11 @@ export function AppShell({ current, children }: { current: ScreenPath; children:
         </ul>
       </nav>
       <main id="main" className="main" tabIndex={-1}>
+        {workspaceNotice && (
+          <p className="notice info" role="status">
+            {workspaceNotice}
+          </p>
+        )}
         {children}
       </main>
       <StatusBar />

@@ -7,7 +7,7 @@ import type { ServerStatus } from '../../../shared/app/bridge';
 import type { SyncStatusView } from '../../../shared/app/sync';
 import type { JsonObject } from '../../../shared/resources';
 import { bridge } from '../api/bridge';
-import { api } from '../api/client';
+import { api, followsPageWorkspace, workspaceChanged } from '../api/client';
 import { startPolling } from './poll';
 import { parseSyncStatus } from './syncModel';
 
@@ -45,7 +45,10 @@ export const useStatus = create<StatusState>((set) => ({
   error: undefined,
   async refresh() {
     try {
-      set({ app: toAppStatus(await api.get('/app/status')), error: undefined });
+      const app = toAppStatus(await api.get('/app/status'));
+      // Another window switched the workspace: this page's data and forms belong to the old one.
+      if (!followsPageWorkspace(app.workspace)) return workspaceChanged(app.workspace);
+      set({ app, error: undefined });
     } catch (error) {
       set({ error: error instanceof Error ? error.message : String(error) });
     }
