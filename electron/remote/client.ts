@@ -45,7 +45,21 @@ export interface ClientOptions {
   readonly getAttempts?: number;
   /** Pause before retry n (ms); injectable for tests. */
   readonly backoff?: (attempt: number) => number;
+  /** The longest answer read (bytes); a longer one is refused while it arrives (default 64 MiB). */
+  readonly maxAnswerBytes?: number;
+  /**
+   * The whole request, from sending to the last byte of the answer (default 5 min). The body
+   * timeout restarts with every byte, so without this a server sending one byte at a time would
+   * hold a sync for ever.
+   */
+  readonly deadlineMs?: number;
 }
+
+/**
+ * The longest answer read from a central server. A page of the largest size a pull asks for
+ * (1,000 host identities of a few KB each) stays well under it; more is not an API answer.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** A remote's settings refused, with the setting it is about (the app shows it beside that field). */
 export class RemoteConfigError extends Error {
@@ -88,6 +102,8 @@ export class RemoteClient {
   private readonly base: URL;
   private readonly attempts: number;
   private readonly backoff: (attempt: number) => number;
+  private readonly maxAnswerBytes: number;
+  private readonly deadlineMs: number;
 
   constructor(
     readonly config: RemoteConfig,
@@ -97,6 +113,8 @@ export class RemoteClient {
     this.base = checkRemoteConfig(config).url;
     this.attempts = options.getAttempts ?? 3;
     this.backoff = options.backoff ?? ((n) => 250 * 4 ** (n - 1));
+    this.maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+    this.deadlineMs = options.deadlineMs ?? 300_000;
     const pin = config.pin === undefined ? undefined : normalizeFingerprint(config.pin);
     const tls = { rejectUnauthorized: !(config.insecure || pin) };
     const connector = buildConnector({ ...tls, timeout: options.connectTimeoutMs ?? 10_000 });
@@ -152,7 +170,7 @@ export class RemoteClient {
           return reply;
         }
       } catch (error) {
-        if (error instanceof RemoteError && (error.kind === 'auth' || error.kind === 'tls')) throw error;
+        if (error instanceof RemoteError && (error.kind === 'auth' || error.kind === 'tls' || error.kind === 'invalid')) throw error;
         last = error;
       }
       if (attempt < retries) await new Promise((resolve) => setTimeout(resolve, this.backoff(attempt)));
@@ -163,22 +181,59 @@ export class RemoteClient {
   private async once(method: string, target: URL, body: JsonValue | undefined): Promise<RemoteReply> {
     const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Token ${this.token()}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await request(target, {
-      method: method as Dispatcher.HttpMethod,
-      headers,
-      dispatcher: this.agent,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.body.text();
-    let parsed: JsonValue | null = null;
-    if (text) {
-      try {
-        parsed = JSON.parse(text) as JsonValue;
-      } catch {
-        parsed = { detail: `not JSON: ${text.slice(0, 200)}` };
+    const signal = AbortSignal.timeout(this.deadlineMs);
+    try {
+      const response = await request(target, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        dispatcher: this.agent,
+        signal,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const where = `${method} ${target.pathname}`;
+      if (response.statusCode >= 300 && response.statusCode < 400) {
+        discard(response.body);
+        const location = response.headers.location;
+        throw new RemoteError(
+          'invalid',
+          `the central server answered ${where} with a redirect (${response.statusCode}${location ? ` to ${String(location)}` : ''}); Outpost does not follow redirects, so that the token goes nowhere else: check the remote's address`,
+          response.statusCode,
+        );
       }
+      const text = await this.readText(response.body, where);
+      let parsed: JsonValue | null = null;
+      if (text) {
+        try {
+          parsed = JSON.parse(text) as JsonValue;
+        } catch {
+          // An error page (a proxy's 502, a 404 page) is an answer the caller judges by its status.
+          if (response.statusCode >= 400) return { status: response.statusCode, body: { detail: `not JSON: ${text.slice(0, 200)}` }, headers: response.headers };
+          const type = String(response.headers['content-type'] ?? 'no content type');
+          throw new RemoteError('invalid', `the central server's answer to ${where} is not JSON (${response.statusCode}, ${type}: ${JSON.stringify(text.slice(0, 80))})`, response.statusCode);
+        }
+      }
+      return { status: response.statusCode, body: parsed, headers: response.headers };
+    } catch (error) {
+      if (signal.aborted && !(error instanceof RemoteError)) {
+        throw new RemoteError('timeout', `the central server ${this.base.host} took more than ${Math.round(this.deadlineMs / 1000)} s to answer ${method} ${target.pathname}`);
+      }
+      throw error;
     }
-    return { status: response.statusCode, body: parsed, headers: response.headers };
+  }
+
+  /** The answer's text, read no further than the size limit. */
+  private async readText(stream: Dispatcher.ResponseData['body'], where: string): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream) {
+      size += chunk.length;
+      if (size > this.maxAnswerBytes) {
+        discard(stream);
+        throw new RemoteError('invalid', `the central server's answer to ${where} is larger than ${Math.round(this.maxAnswerBytes / (1024 * 1024))} MiB; refused`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
   }
 
   /** A streamed request for the proxy: the caller reads the body. */
@@ -194,6 +249,12 @@ export class RemoteClient {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/** Stop reading an answer: the connection is dropped (its abort is expected, not an error to report). */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 /** What a socket error means, in words (the code stays in brackets for support). */

@@ -69,9 +69,15 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 
 function pageOf(body: JsonValue | null, what: string): { count: number; results: JsonObject[]; next: unknown } {
   if (!isObject(body) || typeof body.count !== 'number' || !Array.isArray(body.results)) {
-    throw new RemoteError('network', `the central server's answer for ${what} is not a list page`);
+    throw new RemoteError('invalid', `the central server's answer for ${what} is not a list page (count and results expected)`);
   }
-  return { count: body.count, results: body.results.filter(isObject), next: body.next };
+  const results = body.results.filter(isObject);
+  // Every mirrored object is found again by its key: a pk, or a host's address.
+  const unkeyed = results.find((o) => !(Number.isSafeInteger(o.pk) || (what === 'host_id' && typeof o.ip === 'string')));
+  if (unkeyed || results.length !== body.results.length || !Number.isSafeInteger(body.count) || body.count < 0) {
+    throw new RemoteError('invalid', `the central server's answer for ${what} has objects that are not ${what} objects (no pk)`);
+  }
+  return { count: body.count, results, next: body.next };
 }
 
 /**

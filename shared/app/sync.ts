@@ -9,10 +9,11 @@ import type { JsonObject, JsonValue } from '../resources';
 export type Connection = 'unknown' | 'online' | 'offline' | 'auth_failed';
 
 /** Why the central server could not be asked: no answer, a bad certificate, a refused token, too slow. */
-export type RemoteFailure = 'network' | 'tls' | 'auth' | 'timeout';
+/** `invalid`: the central server answered something the API does not (too large, not JSON, a redirect, a wrong shape). */
+export type RemoteFailure = 'network' | 'tls' | 'auth' | 'timeout' | 'invalid';
 
 /** Why a sync stopped: the central server (above), the mass-delete guard, another process syncing, the workspace closing, a bug. */
-export const SYNC_ERROR_KINDS = ['network', 'tls', 'auth', 'timeout', 'mass_delete', 'busy', 'stopped', 'internal'] as const;
+export const SYNC_ERROR_KINDS = ['network', 'tls', 'auth', 'timeout', 'invalid', 'mass_delete', 'busy', 'stopped', 'internal'] as const;
 export type SyncErrorKind = (typeof SYNC_ERROR_KINDS)[number];
 
 /** The kind a stored or received value names, or null for anything else. */
