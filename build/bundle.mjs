@@ -30,6 +30,8 @@ if (process.argv.includes('--bench')) {
       profile: path.join(root, 'bench/profile.ts'),
       'ui.bench': path.join(root, 'bench/ui.bench.ts'),
       'sync.bench': path.join(root, 'bench/sync.bench.ts'),
+      'hostile.bench': path.join(root, 'bench/hostile.bench.ts'),
+      hostileServer: path.join(root, 'bench/hostileServer.ts'),
       // The servers these benchmarks start parse large imports in it.
       bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'),
     },

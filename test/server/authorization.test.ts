@@ -110,6 +110,14 @@ describe('secrets stay where they are', () => {
     }
   });
 
+  test('no answer lets another origin read it: no CORS header, even to a preflight', async () => {
+    const origin = { Origin: 'https://evil.example' };
+    for (const [method, path] of [['GET', '/rest/'], ['GET', '/app/status'], ['OPTIONS', '/rest/appliances/vendor_probe/']] as const) {
+      const reply = await app.api.send(method, path, { headers: { ...origin, 'Access-Control-Request-Method': 'PATCH' } });
+      expect(Object.keys(reply.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    }
+  });
+
   test('a workspace export has every account, without its password', async () => {
     const bundle = (await app.api.get('/app/workspaces/default/export')).json();
     const users = bundle.tables.user as { username: string; password: string }[];

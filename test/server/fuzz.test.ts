@@ -1,7 +1,9 @@
 /**
- * Random malformed requests against a real Outpost server, over raw sockets (so that requests
+ * Random malformed and hostile requests against a real Outpost server, over raw sockets (so that requests
  * node's own client refuses to send get through: odd methods, bytes that are not ASCII in
- * headers, broken percent escapes). The server must never answer 5xx, every answer must be
+ * headers, broken percent escapes), among them the list parameters that once froze it (issue 8:
+ * wildcard soups, thousands-deep nesting, a thousand search or ordering terms). The server must
+ * never answer 5xx, must answer each within a bound, every answer must be
  * well-formed HTTP (with a JSON body wherever it says JSON), it must still serve afterwards, and
  * the database must still be sound: `PRAGMA integrity_check`, and every stored object readable and
  * valid as a write.
@@ -20,6 +22,8 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 6000);
 const VIEWER_TOKEN = '1'.repeat(40);
 const SOCKET_TIMEOUT_MS = 15_000;
+/** The longest any one answer may take (generous for a loaded 2-core CI machine). */
+const ANSWER_BOUND_MS = Number(process.env.FUZZ_BOUND_MS ?? 3000);
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */
 function prng(seed: number): () => number {
@@ -343,7 +347,7 @@ function randomPath(dice: Dice, port: number, known: ReadonlyMap<string, number[
 function randomQuery(dice: Dice, resource: Resource): string {
   if (dice.chance(0.45)) return '';
   const pairs: string[] = [];
-  const keys = ['page', 'page_size', 'ordering', 'search', 'format', ...resource.filters, 'comment', 'unknown', ''];
+  const keys = ['page', 'page_size', 'ordering', 'search', 'format', 'host_id_qfilter', ...resource.filters, 'comment', 'unknown', ''];
   const values = () =>
     dice.pick<() => string>([
       () => String(dice.int(-3, 40)),
@@ -365,6 +369,13 @@ function randomQuery(dice: Dice, resource: Resource): string {
       () => 'a,b,,c',
       () => 'json',
       () => 'api',
+      // The hostile values of issue 8: each once froze the server or ended in a 500.
+      () => encodeURIComponent(dice.pick(['host_id.http.user_agent.agent:', 'hostname.host:', '']) + '*?'.repeat(dice.int(3, 40)) + '#'),
+      () => encodeURIComponent(`hostname.host:${'*a'.repeat(dice.int(10, 400))}*b`),
+      () => encodeURIComponent('!'.repeat(dice.int(10, 4000)) + 'x'),
+      () => encodeURIComponent('('.repeat(dice.int(10, 2000)) + 'x' + ')'.repeat(dice.int(0, 2000))),
+      () => Array.from({ length: dice.int(30, 1200) }, (_, n) => n.toString(36)).join('+'),
+      () => Array(dice.int(100, 2000)).fill(dice.pick([...resource.ordering, 'pk'])).join(','),
     ])();
   const count = dice.int(1, 8);
   for (let i = 0; i < count; i++) pairs.push(`${dice.pick(keys)}=${values()}`);
@@ -418,10 +429,18 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
   addUser(server, 'viewer', 'Read-only', VIEWER_TOKEN);
+  // Hosts with long values, for the host_id_qfilter wildcard soups to run over.
+  const seen = { first_seen: '2024-01-01T00:00:00+00:00', last_seen: '2024-01-02T00:00:00+00:00' };
+  const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/1';
+  const hosts = Array.from({ length: 50 }, (_, i) => ({
+    ip: `10.7.0.${i}`,
+    host_id: { ...seen, hostname: [{ host: i === 0 ? 'a'.repeat(3000) : `host-${i}.corp.local`, ...seen }], 'http.user_agent': [{ agent, ...seen }] },
+  }));
+  expect((await server.api.post('/rest/appliances/host_id/import/', hosts)).status).toBe(201);
 });
 afterAll(() => server?.close());
 
-test(`${REQUESTS} random malformed requests: no 5xx, well-formed answers, a sound database afterwards`, async () => {
+test(`${REQUESTS} random malformed and hostile requests: no 5xx, each answered within a bound, well-formed answers, a sound database afterwards`, async () => {
   console.log(`fuzz seed ${SEED} (replay: FUZZ_SEED=${SEED}), ${REQUESTS} requests`);
   const port = Number(new URL(server.url).port);
   const hostName = `127.0.0.1:${port}`;
@@ -435,12 +454,16 @@ test(`${REQUESTS} random malformed requests: no 5xx, well-formed answers, a soun
     const req = randomRequest(dice, port, known);
     const label = `#${i} ${req.method} ${req.target.slice(0, 120)} (${req.body.length} bytes)`;
     let response: RawResponse;
+    const sent = performance.now();
     try {
       response = parseResponse(await sendRaw(port, encodeRequest(req, hostName)), req.method);
     } catch (error) {
       failures.push(`${label}: ${(error as Error).message}`);
       continue;
     }
+    // No request may hold the server: every answer comes within a bound, whatever was asked.
+    const ms = performance.now() - sent;
+    if (ms > ANSWER_BOUND_MS) failures.push(`${label}: answered after ${Math.round(ms)} ms`);
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     if (response.status >= 500) failures.push(`${label}: ${response.status} ${response.body.subarray(0, 300).toString('utf8')}`);
     const type = response.headers.get('content-type') ?? '';
