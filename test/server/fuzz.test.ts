@@ -17,6 +17,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { validateWrite } from '../../shared/api/validate';
 import { RESOURCES, ruleset, source, user, type Resource } from '../../shared/resources';
 import { addUser, startServer, ADMIN_TOKEN, type TestServer } from '../helpers/server';
+import { prng } from '../helpers/prng';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 6000);
@@ -25,17 +26,6 @@ const SOCKET_TIMEOUT_MS = 15_000;
 /** The longest any one answer may take (generous for a loaded 2-core CI machine). */
 const ANSWER_BOUND_MS = Number(process.env.FUZZ_BOUND_MS ?? 3000);
 
-/** mulberry32: small, fast, and the same sequence for the same seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Dice {
   constructor(readonly random: () => number) {}

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { checkHostImport, checkImport, checkImportText, checkThreatImport, firstMessages, MAX_REPORTED_MESSAGES, type EntryChecker, type ImportCheck } from '../../shared/api/imports';
 import { message } from '../../shared/api/messages';
 import { arrayItems, jsonSyntaxError, parseJsonText } from '../../shared/api/pythonJson';
+import { prng } from '../helpers/prng';
 
 /** The answer of the old path: the whole document parsed, then checked. */
 function parsedWhole<T>(text: string, check: EntryChecker<T>): ImportCheck<T> {
@@ -47,17 +48,6 @@ const DOCUMENTS = [
   '["a\u0001"]',
 ];
 
-/** A seeded PRNG (mulberry32): the mutated documents are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Documents with one character cut, doubled or replaced by JSON punctuation. */
 function mutations(count: number): string[] {

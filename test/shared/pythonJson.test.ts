@@ -50,6 +50,7 @@ for case in json.load(sys.stdin):
         out.append({'ok': False, 'error': str(exc)})
 print(json.dumps(out))
 `;
+import { prng } from '../helpers/prng';
 
 function askPython(cases: readonly Case[]): PythonAnswer[] {
   const input = JSON.stringify(cases.map((c) => ({ kind: c.kind, input: c.input.toString('base64'), charset: c.charset })));
@@ -85,17 +86,6 @@ function pythonDump(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A small seeded PRNG (mulberry32), so that the mutated documents are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VALID = '{"name": "ET \\u00e9 \\"open\\"", "list": [1, -2, 30, true, false, null, "x\\ny"], "o": {"k": {}}, "e": []}';
 
