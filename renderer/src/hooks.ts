@@ -1,54 +1,32 @@
-/** Small data hooks shared by the screens. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+/** Small data hooks shared by the screens, all reading through useQuery. */
+import { useMemo } from 'react';
 import type { JsonObject } from '../../shared/resources';
-import { ApiFailure, api } from './api/client';
-import type { RefOption } from './components/ResourceForm';
+import { api, withQuery } from './api/client';
+import type { RefChoices, RefOption } from './components/resourceFormModel';
+import { useQuery, type Query } from './data/useQuery';
 import { createPagedList } from './stores/pagedList';
 
-export interface Loaded<T> {
-  readonly data: T | undefined;
-  readonly error: ApiFailure | Error | undefined;
-  readonly loading: boolean;
-  reload(): void;
-}
+export type Loaded<T> = Query<T>;
 
-/** One object (or any JSON answer) at `path`; `undefined` path loads nothing. */
+/**
+ * One object (or any JSON answer) at `path`; `undefined` path loads nothing. The object read
+ * before stays shown while another path loads (a probe's template link); beside a failure, none.
+ */
 export function useObject(path: string | undefined): Loaded<JsonObject> {
-  const [state, setState] = useState<{ data?: JsonObject; error?: ApiFailure | Error; loading: boolean }>({ loading: false });
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    if (!path) {
-      setState({ loading: false });
-      return;
-    }
-    const controller = new AbortController();
-    setState((s) => ({ ...s, loading: true }));
-    api
-      .get(path, undefined, controller.signal)
-      .then((data) => setState({ data, loading: false }))
-      .catch((error: unknown) => {
-        if (error instanceof DOMException && error.name === 'AbortError') return;
-        setState({ error: error instanceof Error ? error : new Error(String(error)), loading: false });
-      });
-    return () => controller.abort();
-  }, [path, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { data: state.data, error: state.error, loading: state.loading, reload };
+  const query = useQuery(path, (signal) => api.get(path!, undefined, signal), { keepPrevious: true });
+  return query.error ? { ...query, data: undefined } : query;
 }
 
-/** Choices for a reference field: every object of `path` (pk and a label). */
-export function useRefOptions(path: string, label: string, enabled = true): readonly RefOption[] {
-  const [options, setOptions] = useState<readonly RefOption[]>([]);
-  useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    api
-      .get(path, { page_size: 10000, ordering: label }, controller.signal)
-      .then((page) => setOptions(((page.results as JsonObject[]) ?? []).map((o) => ({ value: Number(o.pk), label: String(o[label]) }))))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [path, label, enabled]);
-  return options;
+const NO_OPTIONS: readonly RefOption[] = [];
+
+/** Choices for a reference field: every object of `path` (pk and a label), or why they could not be read. */
+export function useRefOptions(path: string, label: string, enabled = true): RefChoices {
+  const query = { page_size: 10000, ordering: label };
+  const { data, error } = useQuery(enabled ? withQuery(path, query) : undefined, async (signal) => {
+    const page = await api.get(path, query, signal);
+    return ((page.results as JsonObject[]) ?? []).map((o): RefOption => ({ value: Number(o.pk), label: String(o[label]) }));
+  });
+  return useMemo(() => ({ options: data ?? NO_OPTIONS, error: error?.message }), [data, error]);
 }
 
 /** A paged list store for `path`, made once per path. */

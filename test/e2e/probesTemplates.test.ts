@@ -2,13 +2,11 @@
  * The Probes and Templates screens (app.md §4) as a new user works with them: templates with
  * interfaces and protocols, probes created from them, inheritance followed, overridden and given
  * back, the API's refusals read where they are shown (api.md §4), and list parameters that
- * survive a reload. The last test writes docs/screenshots/templates.png and probes.png.
+ * survive a reload. The last test writes docs/screenshots/templates.png and probes.png. The
+ * screens' pure parts are tested in test/renderer/ (templatesTree, resourceFormModel).
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { comparable, errorLineOf, formPayload, generalMessages, initialValues, splitItemErrors } from '../../renderer/src/components/resourceFormModel';
-import { buildForest, descendantsOf, filterForest, pathTo, treeKey, visibleRows, type TemplateSummary } from '../../renderer/src/screens/templatesTree';
-import { engineProbe, vendorProbe, vendorProbeTemplate, type JsonObject } from '../../shared/resources';
 import { openApp, screenshot, type Session } from './browser';
 
 const TEMPLATES = '/rest/appliances/vendor_probe_template/';
@@ -519,162 +517,5 @@ describe('screenshots', () => {
     await page.getByRole('link', { name: 'Datacenter', exact: true }).waitFor();
     await page.getByRole('grid', { name: 'Probes' }).getByRole('row').filter({ hasText: 'edge-engine-02' }).waitFor();
     await screenshot(page, 'probes');
-  });
-});
-
-describe('the template tree as data (templatesTree.ts)', () => {
-  const t = (pk: number, name: string, parent: number | null, descr = ''): TemplateSummary => ({ pk, name, descr, parent });
-  const list = [t(1, 'Root', null), t(2, 'Beta', 1), t(3, 'Alpha', 1), t(4, 'Leaf', 3, 'deep one'), t(5, 'Other', null), t(6, 'Orphan', 99)];
-
-  test('templates sit under their parents, siblings by name; an unknown parent makes a root', () => {
-    const forest = buildForest(list);
-    expect(forest.map((n) => n.template.name)).toEqual(['Orphan', 'Other', 'Root']);
-    expect(forest[2]!.children.map((n) => n.template.name)).toEqual(['Alpha', 'Beta']);
-    expect(forest[2]!.children[0]!.children.map((n) => n.template.name)).toEqual(['Leaf']);
-  });
-
-  test('a template in a cycle is still shown once, as a root', () => {
-    const forest = buildForest([t(1, 'A', 2), t(2, 'B', 1)]);
-    expect(forest.map((n) => n.template.name)).toEqual(['A', 'B']);
-  });
-
-  test('collapsed nodes hide their children; rows carry level, position and expansion', () => {
-    const rows = visibleRows(buildForest(list), new Set([3]));
-    expect(rows.map((r) => [r.node.template.name, r.level, r.posInSet, r.setSize, r.expanded])).toEqual([
-      ['Orphan', 1, 1, 3, undefined],
-      ['Other', 1, 2, 3, undefined],
-      ['Root', 1, 3, 3, true],
-      ['Alpha', 2, 1, 2, false],
-      ['Beta', 2, 2, 2, undefined],
-    ]);
-  });
-
-  test('a search keeps every term-matching template and the path to it', () => {
-    const names = (search: string) => visibleRows(filterForest(buildForest(list), search), new Set()).map((r) => r.node.template.name);
-    expect(names('deep')).toEqual(['Root', 'Alpha', 'Leaf']);
-    expect(names('leaf, DEEP')).toEqual(['Root', 'Alpha', 'Leaf']);
-    expect(names('leaf other')).toEqual([]);
-    expect(names('  ')).toEqual(['Orphan', 'Other', 'Root', 'Alpha', 'Leaf', 'Beta']);
-  });
-
-  test('descendants and the path from the root', () => {
-    expect([...descendantsOf(list, 1)].sort()).toEqual([2, 3, 4]);
-    expect([...descendantsOf(list, 4)]).toEqual([]);
-    expect(pathTo(buildForest(list), 4)).toEqual([1, 3]);
-    expect(pathTo(buildForest(list), 1)).toEqual([]);
-  });
-
-  test('keys move as the WAI-ARIA tree pattern says', () => {
-    const rows = visibleRows(buildForest(list), new Set([3]));
-    expect(treeKey(rows, 1, 'ArrowDown')).toEqual({ focus: 3 });
-    expect(treeKey(rows, 6, 'ArrowUp')).toEqual({ focus: 6 });
-    expect(treeKey(rows, 3, 'ArrowRight')).toEqual({ toggle: 3, expand: true });
-    expect(treeKey(rows, 1, 'ArrowRight')).toEqual({ focus: 3 });
-    expect(treeKey(rows, 1, 'ArrowLeft')).toEqual({ toggle: 1, expand: false });
-    expect(treeKey(rows, 2, 'ArrowLeft')).toEqual({ focus: 1 });
-    expect(treeKey(rows, 5, 'ArrowLeft')).toBeUndefined();
-    expect(treeKey(rows, 6, 'End')).toEqual({ focus: 2 });
-    expect(treeKey(rows, 2, 'Home')).toEqual({ focus: 6 });
-    expect(treeKey(rows, 2, 'Enter')).toEqual({ open: 2 });
-    expect(treeKey(rows, 1, 'o')).toEqual({ focus: 6 });
-    expect(treeKey(rows, 6, 'o')).toEqual({ focus: 5 });
-  });
-});
-
-describe('the form as data (resourceFormModel.ts)', () => {
-  const probe: JsonObject = {
-    pk: 7,
-    name: 'p',
-    descr: '',
-    address: '10.0.0.1',
-    location: '',
-    serial: '',
-    version: '',
-    enabled: true,
-    parent_tmpl: 3,
-    overriden_fields: ['timezone'],
-    home_net: 'h',
-    external_net: 'e',
-    capture_method: 'pcap',
-    capture_threads: 2,
-    pcap_capture: false,
-    log_retention_days: 30,
-    ntp_server: '',
-    dns_server: '',
-    timezone: 'UTC',
-    interfaces: [
-      { pk: 11, name: 'eth1', active: false },
-      { pk: 10, name: 'eth0', active: true },
-    ],
-    protocols: [],
-  };
-  const inheritedUnlessOverridden = (overrides: string[]) => (name: string) => ['capture_threads', 'interfaces', 'timezone'].includes(name) && !overrides.includes(name);
-
-  test('a new object starts from the given values, then the declaration\'s defaults', () => {
-    const values = initialValues(vendorProbeTemplate, undefined, { parent_tmpl: 4 });
-    expect(values.parent_tmpl).toBe(4);
-    expect(values.capture_method).toBe('af_packet');
-    expect(values.interfaces).toEqual([]);
-    expect(values).not.toHaveProperty('pk');
-    expect(initialValues(vendorProbe, probe, { parent_tmpl: 4 }).parent_tmpl).toBe(3);
-  });
-
-  test('an edit sends only the changed fields, never an inherited one; items without their pks', () => {
-    const values: JsonObject = { ...initialValues(vendorProbe, probe), location: 'Lyon', capture_threads: 6, interfaces: [{ pk: 10, name: 'eth0', active: true }, { name: 'eth2', active: true }] };
-    expect(formPayload({ resource: vendorProbe, values, object: probe, hidden: [], inherited: inheritedUnlessOverridden(['interfaces']) })).toEqual({
-      location: 'Lyon',
-      interfaces: [{ name: 'eth0', active: true }, { name: 'eth2', active: true }],
-    });
-  });
-
-  test('items in another order or with other pks are no change', () => {
-    const values: JsonObject = { ...initialValues(vendorProbe, probe), interfaces: [{ name: 'eth0', active: true }, { pk: 99, name: 'eth1', active: false }] };
-    expect(formPayload({ resource: vendorProbe, values, object: probe, hidden: [], inherited: () => false })).toEqual({});
-    expect(comparable(values.interfaces)).toBe(comparable(probe.interfaces));
-  });
-
-  test('overriden_fields is sent when its set changes, in declaration order', () => {
-    const values = { ...initialValues(vendorProbe, probe), overriden_fields: ['timezone', 'capture_threads'], capture_threads: 8 };
-    expect(formPayload({ resource: vendorProbe, values, object: probe, hidden: [], inherited: inheritedUnlessOverridden(['timezone', 'capture_threads']) })).toEqual({
-      capture_threads: 8,
-      overriden_fields: ['capture_threads', 'timezone'],
-    });
-    const back = { ...initialValues(vendorProbe, probe), overriden_fields: [] };
-    expect(formPayload({ resource: vendorProbe, values: back, object: probe, hidden: [], inherited: inheritedUnlessOverridden([]) })).toEqual({ overriden_fields: [] });
-  });
-
-  test('a create sends every shown field that is not inherited; a resource without templates has no overriden_fields', () => {
-    const values = initialValues(vendorProbe, undefined, { parent_tmpl: 3 });
-    const payload = formPayload({ resource: vendorProbe, values: { ...values, name: 'n', address: 'a' }, object: undefined, hidden: ['serial'], inherited: inheritedUnlessOverridden([]) });
-    expect(payload).toMatchObject({ name: 'n', address: 'a', parent_tmpl: 3, capture_method: 'af_packet', overriden_fields: [] });
-    expect(Object.keys(payload)).not.toContain('capture_threads');
-    expect(Object.keys(payload)).not.toContain('serial');
-    expect(formPayload({ resource: engineProbe, values: initialValues(engineProbe, undefined), object: undefined, hidden: [], inherited: () => false })).not.toHaveProperty('overriden_fields');
-  });
-
-  test('errors no field shows go to the form; errors of shown fields are pointed at', () => {
-    const label = (name: string) => (name === 'dns_server' ? 'DNS server' : name);
-    expect(generalMessages({ dns_server: ['x'] }, ['dns_server'], label, 'failed')).toEqual(['Not saved: DNS server needs attention.']);
-    expect(generalMessages({ detail: 'Template "T" is used by: probe "p"' }, [], label, 'failed')).toEqual(['Template "T" is used by: probe "p"']);
-    expect(generalMessages({ overriden_fields: { '0': ['"x" is not a valid choice.'] } }, ['name'], label, 'failed')).toEqual(['overriden_fields: item 1: "x" is not a valid choice.']);
-    expect(generalMessages({}, [], label, 'The server answered 500.')).toEqual(['The server answered 500.']);
-  });
-
-  test("a filter's error is one line of every message, or nothing", () => {
-    expect(errorLineOf(['Enter a valid date/time.'])).toBe('Enter a valid date/time.');
-    expect(errorLineOf(['Too short.', 'Not an address.'])).toBe('Too short. Not an address.');
-    expect(errorLineOf({ '0': ['Bad item.'] })).toBe('item 1: Bad item.');
-    expect(errorLineOf(undefined)).toBeUndefined();
-    expect(errorLineOf([])).toBeUndefined();
-  });
-
-  test('item errors go to their row; messages about the whole list stay with the list', () => {
-    const perItem = splitItemErrors([{}, { name: ['This name is already used in this list.'] }]);
-    expect([...perItem.perRow]).toEqual([[1, ['This name is already used in this list.']]]);
-    expect(perItem.list).toEqual([]);
-    const whole = splitItemErrors(['This field is inherited from template "T"; add it to overriden_fields to change it.']);
-    expect(whole.perRow.size).toBe(0);
-    expect(whole.list).toHaveLength(1);
-    expect([...splitItemErrors({ '2': { name: ['This field may not be blank.'] } }).perRow]).toEqual([[2, ['This field may not be blank.']]]);
   });
 });

@@ -11,16 +11,22 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Field, JsonObject, JsonValue, Resource } from '../../../shared/resources';
 import { ApiFailure, api } from '../api/client';
+import { useQuery } from '../data/useQuery';
 import { ItemsTable } from './ItemsTable';
-import { INHERITABLE_NAMES, comparable, formPayload, generalMessages, initialValues, isWritableField, itemsOf, messagesOf, overridesIn } from './resourceFormModel';
+import {
+  INHERITABLE_NAMES,
+  comparable,
+  formPayload,
+  generalMessages,
+  initialValues,
+  isWritableField,
+  itemsOf,
+  messagesOf,
+  overridesIn,
+  type RefChoices,
+  type RefOption,
+} from './resourceFormModel';
 import './ResourceForm.css';
-
-export interface RefOption {
-  readonly value: number;
-  readonly label: string;
-  /** Shown but not selectable (e.g. a template's own descendants as its parent). */
-  readonly disabled?: boolean;
-}
 
 interface Props {
   readonly resource: Resource;
@@ -29,7 +35,7 @@ interface Props {
   /** Values a new object starts with (e.g. `parent_tmpl` when creating under a template). */
   readonly initial?: JsonObject | undefined;
   /** Choices for reference fields (parent_tmpl, ruleset, sources). */
-  readonly refOptions?: Readonly<Record<string, readonly RefOption[]>>;
+  readonly refOptions?: Readonly<Record<string, RefChoices>>;
   /** Send the payload (PATCH or POST); an ApiFailure's field errors are shown on the form. */
   readonly onSubmit: (payload: JsonObject) => Promise<void>;
   readonly submitLabel: string;
@@ -45,25 +51,10 @@ interface Props {
  * the object itself is reloaded (the template may have changed too).
  */
 function useTemplate(pk: JsonValue | undefined, object: JsonObject | undefined): { template: JsonObject | undefined; error: string | undefined } {
-  const [state, setState] = useState<{ pk?: number; template?: JsonObject; error?: string }>({});
-  useEffect(() => {
-    if (typeof pk !== 'number') {
-      setState({});
-      return;
-    }
-    // A reload of the same template keeps showing the values read before until the new ones come.
-    setState((current) => (current.pk === pk ? current : { pk }));
-    const controller = new AbortController();
-    api
-      .get(`/rest/appliances/vendor_probe_template/${pk}/`, undefined, controller.signal)
-      .then((template) => setState({ pk, template }))
-      .catch((error: unknown) => {
-        if (error instanceof DOMException && error.name === 'AbortError') return;
-        setState({ pk, error: error instanceof Error ? error.message : String(error) });
-      });
-    return () => controller.abort();
-  }, [pk, object]);
-  return typeof pk === 'number' && state.pk === pk ? { template: state.template, error: state.error } : { template: undefined, error: undefined };
+  const path = typeof pk === 'number' ? `/rest/appliances/vendor_probe_template/${pk}/` : undefined;
+  // A reload of the same template keeps showing the values read before until the new ones come.
+  const { data, error } = useQuery(path, (signal) => api.get(path!, undefined, signal), { refreshOn: object });
+  return error ? { template: undefined, error: error.message } : { template: data, error: undefined };
 }
 
 function FieldInput({
@@ -329,11 +320,16 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
           value={shownValue(name)}
           disabled={isInherited || busy}
           onChange={(value) => set(name, value)}
-          options={refOptions[name]}
+          options={refOptions[name]?.options}
           invalid={messages.length > 0}
         />
         {inheritanceControls(name)}
         {differenceNote(name)}
+        {refOptions[name]?.error && (
+          <span className="field-error" role="alert">
+            The choices could not be read: {refOptions[name].error}
+          </span>
+        )}
         {messages.length > 0 && (
           <span className="field-error" id={`field-${name}-errors`}>
             {messages.join(' ')}

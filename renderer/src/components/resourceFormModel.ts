@@ -11,6 +11,20 @@ export interface ItemRow {
   readonly flag: boolean;
 }
 
+/** One choice of a reference field (parent_tmpl, ruleset, sources). */
+export interface RefOption {
+  readonly value: number;
+  readonly label: string;
+  /** Shown but not selectable (e.g. a template's own descendants as its parent). */
+  readonly disabled?: boolean;
+}
+
+/** The choices of a reference field, and why they could not be read if so (shown by the field). */
+export interface RefChoices {
+  readonly options: readonly RefOption[];
+  readonly error?: string | undefined;
+}
+
 export const INHERITABLE_NAMES: readonly string[] = INHERITABLE;
 
 /** Every message in an error value (strings, lists, dicts; items of a list named by position). */

@@ -7,7 +7,9 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { vendorProbeTemplate, type JsonObject } from '../../../shared/resources';
 import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ResourceForm, type RefOption } from '../components/ResourceForm';
+import { ResourceForm } from '../components/ResourceForm';
+import type { RefChoices, RefOption } from '../components/resourceFormModel';
+import { useQuery } from '../data/useQuery';
 import { useObject } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { TEMPLATE_LABELS, TEMPLATES_PATH, VENDOR_PROBES_PATH } from './templatesFields';
@@ -27,49 +29,31 @@ function summaryOf(row: JsonObject): TemplateSummary {
   };
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
-
 /** Every template (pk, name, description, parent), all pages of them. */
 function useTemplateSummaries() {
-  const [state, setState] = useState<{ templates?: TemplateSummary[]; error?: string; loading: boolean }>({ loading: true });
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    setState((s) => ({ ...s, loading: true }));
-    (async () => {
-      const templates: TemplateSummary[] = [];
-      for (let page = 1; ; page++) {
-        const body = await api.get(TEMPLATES_PATH, { page, page_size: TREE_PAGE_SIZE, ordering: 'name' }, controller.signal);
-        templates.push(...((body.results as JsonObject[] | undefined) ?? []).map(summaryOf));
-        if (!body.next) break;
-      }
-      setState({ templates, loading: false });
-    })().catch((error: unknown) => {
-      if (!isAbort(error)) setState((s) => ({ ...s, error: errorText(error), loading: false }));
-    });
-    return () => controller.abort();
-  }, [tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, reload };
+  return useQuery(TEMPLATES_PATH, async (signal) => {
+    const templates: TemplateSummary[] = [];
+    for (let page = 1; ; page++) {
+      const body = await api.get(TEMPLATES_PATH, { page, page_size: TREE_PAGE_SIZE, ordering: 'name' }, signal);
+      templates.push(...((body.results as JsonObject[] | undefined) ?? []).map(summaryOf));
+      if (!body.next) return templates;
+    }
+  });
 }
 
 /** Choices for a template's parent: every other template; its descendants shown but refused (rule 7). */
-function parentOptions(templates: readonly TemplateSummary[], self: number | undefined): RefOption[] {
+function parentOptions(templates: readonly TemplateSummary[], self: number | undefined): RefChoices {
   const below = self === undefined ? new Set<number>() : descendantsOf(templates, self);
-  return templates
+  const options = templates
     .filter((t) => t.pk !== self)
-    .map((t) => (below.has(t.pk) ? { value: t.pk, label: `${t.name} (inherits from this one)`, disabled: true } : { value: t.pk, label: t.name }));
+    .map((t): RefOption => (below.has(t.pk) ? { value: t.pk, label: `${t.name} (inherits from this one)`, disabled: true } : { value: t.pk, label: t.name }));
+  return { options };
 }
+
+const NO_PROBES: readonly JsonObject[] = [];
 
 /** The probes whose template is `pk`, a page at a time ("Show more" appends the next page). */
 function useTemplateProbes(pk: number, generation: number) {
-  const [state, setState] = useState<{ probes: JsonObject[]; count?: number; error?: string; loading: boolean }>({ probes: [], loading: true });
   const [page, setPage] = useState(1);
   // Another template, or a reload, starts again from the first page.
   const key = `${pk}:${generation}`;
@@ -78,21 +62,24 @@ function useTemplateProbes(pk: number, generation: number) {
     setShownKey(key);
     setPage(1);
   }
-  useEffect(() => {
-    const controller = new AbortController();
-    setState((s) => ({ ...s, loading: true, error: undefined }));
-    api
-      .get(VENDOR_PROBES_PATH, { parent_tmpl: pk, ordering: 'name', page, page_size: USERS_PAGE_SIZE }, controller.signal)
-      .then((body) => {
-        const results = (body.results as JsonObject[] | undefined) ?? [];
-        setState((s) => ({ probes: page === 1 ? results : [...s.probes, ...results], count: Number(body.count), loading: false }));
-      })
-      .catch((error: unknown) => {
-        if (!isAbort(error)) setState((s) => ({ ...s, error: errorText(error), loading: false }));
-      });
-    return () => controller.abort();
-  }, [pk, generation, page]);
-  return { ...state, more: () => setPage((p) => p + 1) };
+  // The probes shown stay while the next page, or the first one again, is read.
+  const query = useQuery(
+    `${key}:${page}`,
+    async (signal, shown: { probes: readonly JsonObject[]; count: number } | undefined) => {
+      const body = await api.get(VENDOR_PROBES_PATH, { parent_tmpl: pk, ordering: 'name', page, page_size: USERS_PAGE_SIZE }, signal);
+      const results = (body.results as JsonObject[] | undefined) ?? [];
+      return { probes: page === 1 ? results : [...(shown?.probes ?? []), ...results], count: Number(body.count) };
+    },
+    { keepPrevious: true },
+  );
+  return {
+    probes: query.data?.probes ?? NO_PROBES,
+    count: query.data?.count,
+    // A failure is shown until the next page, or a reload, is asked for.
+    error: query.loading ? undefined : query.error?.message,
+    loading: query.loading,
+    more: () => setPage((p) => p + 1),
+  };
 }
 
 function counted(count: number, one: string, many: string): string {
@@ -320,7 +307,7 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
 export function TemplatesScreen() {
   const route = useRoute();
   const summaries = useTemplateSummaries();
-  const templates = useMemo(() => summaries.templates ?? [], [summaries.templates]);
+  const templates = useMemo(() => summaries.data ?? [], [summaries.data]);
   const search = route.query.get('search') ?? '';
   // The list's parameters (the search) travel with every link of the screen.
   const query = useMemo((): Record<string, string> => (search ? { search } : {}), [search]);
@@ -355,21 +342,21 @@ export function TemplatesScreen() {
         <div className="tree-box">
           {summaries.error && (
             <p className="notice error" role="alert">
-              The templates could not be read: {summaries.error}
+              The templates could not be read: {summaries.error.message}
             </p>
           )}
-          {summaries.loading && !summaries.templates && (
+          {summaries.loading && !summaries.data && (
             <p className="loading" role="status">
               Loading templates…
             </p>
           )}
-          {summaries.templates && templates.length === 0 && <p className="empty">No template yet. Create one: probes created from it take its parameters.</p>}
+          {summaries.data && templates.length === 0 && <p className="empty">No template yet. Create one: probes created from it take its parameters.</p>}
           {templates.length > 0 && forest.length === 0 && <p className="empty">No template matches the search.</p>}
           {forest.length > 0 && <TemplateTreeView forest={forest} selected={selected} onOpen={open} expandAll={search !== ''} />}
         </div>
         <div className="vtable-foot" role="status" aria-live="polite">
-          {summaries.templates ? `${templates.length.toLocaleString()} ${templates.length === 1 ? 'template' : 'templates'}` : ''}
-          {summaries.loading && summaries.templates ? ' · loading…' : ''}
+          {summaries.data ? `${templates.length.toLocaleString()} ${templates.length === 1 ? 'template' : 'templates'}` : ''}
+          {summaries.loading && summaries.data ? ' · loading…' : ''}
         </div>
       </section>
       <div className="detail-pane">

@@ -6,6 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { JsonObject } from '../../../shared/resources';
 import { ApiFailure, api, type Query } from '../api/client';
+import { isAbortError } from '../data/errors';
 
 export const LIST_PAGE_SIZE = 100;
 
@@ -42,7 +43,7 @@ export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreA
         results.forEach((row, i) => rows.set((page - 1) * pageSize + i, row));
         set({ count: Number(body.count), rows, loading: false, error: undefined, failure: undefined });
       } catch (error) {
-        if (generation !== get().generation || (error instanceof DOMException && error.name === 'AbortError')) return;
+        if (generation !== get().generation || isAbortError(error)) return;
         requested.delete(page);
         set({ loading: false, error: error instanceof ApiFailure ? failureText(error) : String(error), failure: error instanceof ApiFailure ? error : undefined });
       }

@@ -1,0 +1,56 @@
+/** The Sync screen's pure helpers (renderer/src/screens/syncFormat.ts). */
+import { describe, expect, test } from 'vitest';
+import { ageText, comparedLines, entryRoute, fieldLabel, progressText, tlsText, valueLines } from '../../renderer/src/screens/syncFormat';
+
+describe('sync screen helpers', () => {
+  test('interfaces and protocols read as name and flag, sorted by name; empty strings and nothing are said so', () => {
+    expect(valueLines('interfaces', [{ name: 'eth1', active: false, pk: 9 }, { name: 'eth0', active: true }])).toEqual(['eth0 (active)', 'eth1 (inactive)']);
+    expect(valueLines('protocols', [{ name: 'http', detection: true }, { name: 'dns', detection: false }])).toEqual(['dns (detection off)', 'http (detection on)']);
+    expect(valueLines('interfaces', [])).toEqual(['(none)']);
+    expect(valueLines('descr', '')).toEqual(['(empty)']);
+    expect(valueLines('parent_tmpl', null)).toEqual(['(none)']);
+    expect(valueLines('enabled', false)).toEqual(['no']);
+    expect(valueLines('capture_threads', 4)).toEqual(['4']);
+  });
+
+  test('against the base, interfaces changed, added and removed on one side stand out', () => {
+    const base = [{ name: 'eth0', active: true }, { name: 'eth1', active: true }];
+    expect(comparedLines('interfaces', [{ name: 'eth0', active: true }, { name: 'eth1', active: false }, { name: 'eth2', active: true }], base)).toEqual([
+      { text: 'eth0 (active)', change: 'same' },
+      { text: 'eth1 (inactive)', change: 'changed' },
+      { text: 'eth2 (active)', change: 'added' },
+    ]);
+    expect(comparedLines('interfaces', [{ name: 'eth0', active: true, pk: 4 }], base)).toEqual([
+      { text: 'eth0 (active)', change: 'same' },
+      { text: 'eth1 (removed)', change: 'removed' },
+    ]);
+    expect(comparedLines('location', 'rack 7', 'rack 2')).toEqual([{ text: 'rack 7', change: 'same' }]);
+  });
+
+  test('the phase of a sync and the field names read as words', () => {
+    expect(progressText({ phase: 'push', done: 1, total: 3, endpoint: undefined })).toBe('Pushing changes');
+    expect(progressText({ phase: 'pull', done: 0, total: 40, endpoint: 'vendor_probe' })).toBe('Pulling vendor probes');
+    expect(progressText({ phase: 'pull', done: 0, total: 1, endpoint: 'host_id' })).toBe('Pulling host identities');
+    expect(fieldLabel('vendor_probe', 'ntp_server')).toBe('NTP server');
+    expect(fieldLabel('vendor_probe', 'location')).toBe('Location');
+    expect(fieldLabel('vendor_probe_template', 'parent_tmpl')).toBe('Parent template');
+  });
+
+  test('an entry links to its object while it exists and a screen opens it', () => {
+    expect(entryRoute({ op: 'update', resource: 'vendor_probe', pk: 12 })).toBe('/probes/vendor/12');
+    expect(entryRoute({ op: 'create', resource: 'engine_probe', pk: -3 })).toBe('/probes/engine/-3');
+    expect(entryRoute({ op: 'delete', resource: 'vendor_probe', pk: 12 })).toBeUndefined();
+    expect(entryRoute({ op: 'update', resource: 'ruleset', pk: 2 })).toBeUndefined();
+  });
+
+  test('ages and TLS', () => {
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    expect(ageText('2026-03-10T11:59:50.120000Z', now)).toBe('just now');
+    expect(ageText('2026-03-10T11:47:00Z', now)).toBe('13 min ago');
+    expect(ageText('2026-03-07T12:00:00Z', now)).toBe('3 days ago');
+    expect(ageText('soon', now)).toBe('');
+    expect(tlsText({ url: 'https://c.example', insecure: false, pin: null })).toBe('verified');
+    expect(tlsText({ url: 'https://c.example', insecure: true, pin: null })).toBe('not verified');
+    expect(tlsText({ url: 'https://c.example', insecure: false, pin: 'ab'.repeat(32) })).toBe('pinned');
+  });
+});
