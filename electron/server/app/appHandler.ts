@@ -4,6 +4,7 @@
  * `outpost serve` and the desktop app's server process both listen with this handler.
  */
 import { MESSAGES } from '../../../shared/api/messages';
+import { WORKSPACE_HEADER } from '../../../shared/app/workspaceHeader';
 import { parseQuery, queryGet } from '../../../shared/api/queryString';
 import type { WorkspaceHost } from '../../workspaces/host';
 import type { ApiHandler } from '../http/nodeAdapter';
@@ -22,8 +23,6 @@ export interface AppHandlerOptions extends AppInfo {
   readonly rendererDir?: string;
 }
 
-/** The header the app's pages send with every request: the workspace the page was loaded for. */
-export const WORKSPACE_HEADER = 'x-outpost-workspace';
 
 /** Paths of the data folder, not of one workspace: switching, creating, renaming, central servers. */
 const FOLDER_WIDE = /^\/app\/(?:workspaces|remotes)(?:\/|$)/;
@@ -34,7 +33,7 @@ const FOLDER_WIDE = /^\/app\/(?:workspaces|remotes)(?:\/|$)/;
  * into it. Requests without the header (API clients, the CLI) are not concerned.
  */
 function staleWorkspaceWrite(req: ApiRequest, open: string): ApiResponse | undefined {
-  const header = req.headers[WORKSPACE_HEADER];
+  const header = req.headers[WORKSPACE_HEADER.toLowerCase()];
   if (header === undefined || isSafeMethod(req.method) || FOLDER_WIDE.test(req.path)) return undefined;
   let meant: string;
   try {

@@ -4,6 +4,7 @@
  * protocol forwards them with the local token; in a browser the session cookie authenticates
  * and unsafe methods carry the CSRF token.
  */
+import { WORKSPACE_HEADER } from '../../../shared/app/workspaceHeader';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
 
 /** An answer other than 2xx: its status and the API's error body (DRF shapes). */
@@ -53,7 +54,6 @@ export interface RequestOptions {
  * while another tab switched workspaces must not save into the workspace now open.
  */
 let pageWorkspace: string | undefined;
-export const WORKSPACE_HEADER = 'X-Outpost-Workspace';
 const NOTICE_KEY = 'outpost.workspaceChanged';
 
 /** Binds the page to the first workspace it sees; false when `name` is another one (the page is stale). */
