@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkspace } from '../electron/server/openWorkspace';
+import { openWorkspace } from '../electron/workspaces/openWorkspace';
 import { Owners, SCALARS } from '../electron/server/store/owners';
 import type { Api } from '../electron/server/api';
 import { bodyText } from '../electron/server/http/types';
@@ -109,7 +109,7 @@ export async function buildOutpostDataset(dataDir: string, total: number, log: (
 
   const owners = new Owners(services.store, () => services.store.now());
   const table = services.tables.vendorProbe;
-  const device = services.store.prepare("INSERT INTO vendor_device (kind, name, address, probe, version) VALUES ('probe', ?, ?, ?, ?)");
+  const device = services.store.db.prepare("INSERT INTO vendor_device (kind, name, address, probe, version) VALUES ('probe', ?, ?, ?, ?)");
   const templates = templatePks.map((pk) => {
     const state = owners.state({ kind: 'template', pk })!;
     const interfaces = owners.items('interfaces', { kind: 'template', pk }).map((i) => [i.name, i.flag] as const);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createAppHandler } from '../electron/server/app/appHandler';
+import { createAppHandler } from '../electron/app/appHandler';
 import { listen } from '../electron/server/http/nodeAdapter';
 import { WorkspaceHost } from '../electron/workspaces/host';
 import { BENCH_TOKEN } from './dataset';

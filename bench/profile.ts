@@ -3,7 +3,7 @@
  * profiling (`node --cpu-prof dist/bench/profile.cjs`). Prints microseconds per request.
  */
 import path from 'node:path';
-import { openWorkspace } from '../electron/server/openWorkspace';
+import { openWorkspace } from '../electron/workspaces/openWorkspace';
 import { BENCH_TOKEN } from './dataset';
 
 const file = path.resolve(__dirname, '../..', 'bench/.cache/outpost-100000/workspaces/default.sqlite3');

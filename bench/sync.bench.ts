@@ -21,10 +21,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SyncEngine } from '../electron/remote/engine';
 import { Pusher } from '../electron/remote/push';
-import { PULL_PATHS, PULL_QUERY, PULLED, type PulledEndpoint } from '../electron/remote/synced';
+import { PULLED, pullPath, pullQuery, type PulledEndpoint } from '../electron/remote/synced';
 import type { Api } from '../electron/server/api';
 import { bodyText } from '../electron/server/http/types';
-import type { Services } from '../electron/server/services';
+import type { Services } from '../electron/server/store/services';
 import { WorkspaceHost } from '../electron/workspaces/host';
 import { remainingPages } from '../shared/sync/pullPlan';
 import { BENCH_TOKEN } from './dataset';
@@ -139,7 +139,7 @@ function timeWrites(services: Services): { intervals: [number, number][] } {
 
 // ---------------------------------------------------------------- pull
 
-const ENDPOINT_BY_PATH = new Map<string, PulledEndpoint>(PULLED.map((e) => [`/rest/${PULL_PATHS[e]}/`, e]));
+const ENDPOINT_BY_PATH = new Map<string, PulledEndpoint>(PULLED.map((e) => [`/rest/${pullPath(e)}/`, e]));
 
 function endpointOf(target: string): PulledEndpoint | undefined {
   const listPath = /^\/rest\/(.+?\/.+?\/)/.exec(target)?.[0];
@@ -166,7 +166,7 @@ async function baselinePull(server: ReferenceProcess): Promise<PullFigures> {
   const targets: string[] = [];
   const byEndpoint = new Map<PulledEndpoint, EndpointFigures>();
   const get = async (endpoint: PulledEndpoint, page: number) => {
-    const target = `/rest/${PULL_PATHS[endpoint]}/${queryString({ page_size: PAGE_SIZE, ...PULL_QUERY[endpoint], page })}`;
+    const target = `/rest/${pullPath(endpoint)}/${queryString({ page_size: PAGE_SIZE, ...pullQuery(endpoint), page })}`;
     targets.push(target);
     const reply = await client.request('GET', target);
     if (reply.status !== 200) throw new Error(`baseline GET ${target} answered ${reply.status}`);
@@ -322,7 +322,7 @@ interface PushFigures {
 }
 
 async function outpostPush(server: ReferenceProcess, workspace: Workspace, localMs: number): Promise<PushFigures> {
-  const entries = Number(workspace.services.store.prepare('SELECT count(*) FROM outbox').pluck().get());
+  const entries = Number(workspace.services.store.db.prepare('SELECT count(*) FROM outbox').pluck().get());
   const traceFrom = workspace.client.trace.length;
   const writesFrom = workspace.writes.intervals.length;
   const pusher = new Pusher(workspace.services, workspace.client);
@@ -471,14 +471,14 @@ async function main(): Promise<void> {
     if (!options['no-push']) {
       const workspace = workspaces.at(-1)!;
       const store = workspace.services.store;
-      const pks = store.prepare("SELECT pk FROM appliance WHERE type = 'vendor' AND pk > 0 ORDER BY pk LIMIT ?").pluck().all(PUSH * 2) as number[];
+      const pks = store.db.prepare("SELECT pk FROM appliance WHERE type = 'vendor' AND pk > 0 ORDER BY pk LIMIT ?").pluck().all(PUSH * 2) as number[];
       if (pks.length < PUSH * 2) throw new Error(`the push needs ${PUSH * 2} probes, the remote has ${pks.length}`);
       // Probes alternate between the push and the baseline: the same kinds of probes, and no
       // baseline change to an object whose pushed change would then meet it as a conflict.
       const mine = pks.filter((_, i) => i % 2 === 0);
       const theirs = pks.filter((_, i) => i % 2 === 1);
       const probe = (pk: number) => `/rest/appliances/vendor_probe/${pk}/`;
-      const template = Number(store.prepare("SELECT pk FROM vendor_probe_template WHERE name = 'tmpl-site-001'").pluck().get());
+      const template = Number(store.db.prepare("SELECT pk FROM vendor_probe_template WHERE name = 'tmpl-site-001'").pluck().get());
       // The entries go in PUSH_ROUNDS slices, each side's slice next to the other's and in
       // alternating order: the machine's load drifts over a minute, not over a slice.
       const slices = Array.from({ length: PUSH_ROUNDS }, (_, k) => {

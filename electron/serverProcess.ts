@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { instanceFor, VERSION } from './cli/context';
-import { createAppHandler } from './server/app/appHandler';
+import { createAppHandler } from './app/appHandler';
 import { listen, type RunningServer } from './server/http/nodeAdapter';
 import { DatabaseTooNewError } from './server/store/database';
 import { DataFolderError } from './workspaces/dataFolder';

@@ -1,6 +1,8 @@
 /**
- * The layout tells the architecture: shared/ runs in the renderer as well as in Node, and the
- * server, CLI and workspaces run under plain Node. These rules keep it so.
+ * The layout tells the architecture (docs/architecture.md, "Layers"): every source file belongs
+ * to one layer by its path, and imports only from its own layer or the ones below it. shared/
+ * runs in the renderer as well as in Node; the server, the sync engine, the workspaces, the
+ * app's wiring and the CLI run under plain Node; SQL lives in the store alone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +10,29 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The layers, lowest first. A path names a folder (everything under it) or one file; a file
+ * belongs to the longest path that contains it. A file may import from its own layer and from
+ * any layer listed before it, never from one listed after.
+ */
+const LAYERS: readonly { readonly name: string; readonly paths: readonly string[] }[] = [
+  { name: 'shared: types and pure logic', paths: ['shared'] },
+  { name: 'store: SQL and repositories', paths: ['electron/server/store'] },
+  { name: 'http: transport', paths: ['electron/server/http'] },
+  { name: 'routing: DRF order of checks', paths: ['electron/server/routing'] },
+  { name: 'handlers: endpoints', paths: ['electron/server/handlers'] },
+  { name: 'views: browsable API and pages', paths: ['electron/server/views'] },
+  { name: 'api: the assembled server', paths: ['electron/server/api.ts'] },
+  { name: 'remote: central server client and sync', paths: ['electron/remote'] },
+  { name: 'workspaces: data folder and open workspace', paths: ['electron/workspaces'] },
+  { name: 'app: /app/ routes and the app handler', paths: ['electron/app'] },
+  { name: 'cli', paths: ['electron/cli'] },
+  { name: 'electron main, preload and server process', paths: ['electron/main', 'electron/preload', 'electron/serverProcess.ts'] },
+];
+
+/** The renderer stands beside the Node layers: it reaches them only over HTTP and IPC. */
+const RENDERER = 'renderer/src';
 
 function sources(dir: string): string[] {
   const out: string[] = [];
@@ -24,22 +49,103 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/g), ...text.matchAll(/import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]!);
 }
 
+/** The project file an import names (undefined for a package), without extension. */
+function resolved(file: string, target: string): string | undefined {
+  if (!target.startsWith('.')) return undefined;
+  return path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), target));
+}
+
+function contains(scope: string, file: string): boolean {
+  const bare = file.replace(/\.tsx?$/, '');
+  const scopeBare = scope.replace(/\.tsx?$/, '');
+  return bare === scopeBare || file.startsWith(`${scope}/`);
+}
+
+/** The index of the layer a file belongs to (the longest matching path), or undefined. */
+function layerOf(file: string): number | undefined {
+  let best: { index: number; length: number } | undefined;
+  LAYERS.forEach((layer, index) => {
+    for (const scope of layer.paths) {
+      if (contains(scope, file) && (!best || scope.length > best.length)) best = { index, length: scope.length };
+    }
+  });
+  return best?.index;
+}
+
+/** Every import of `files` that goes up the layer table, as `file → target (layer → layer)`. */
+function violations(files: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    const from = layerOf(file);
+    if (from === undefined) continue;
+    for (const target of importsOf(file)) {
+      const to = resolved(file, target);
+      if (to === undefined || !/^(electron|shared|renderer)\//.test(to)) continue;
+      const toLayer = layerOf(to);
+      if (toLayer === undefined) out.push(`${file} imports ${target}, which is in no layer`);
+      else if (toLayer > from) out.push(`${file} imports ${target} (${LAYERS[from]!.name} → ${LAYERS[toLayer]!.name})`);
+    }
+  }
+  return out;
+}
+
+const NODE_SOURCES = ['electron', 'shared'].flatMap(sources);
+
 describe('layering', () => {
+  test('every source file of electron/ and shared/ belongs to a layer', () => {
+    expect(NODE_SOURCES.filter((file) => layerOf(file) === undefined)).toEqual([]);
+  });
+
+  test('no import goes up the layer table', () => {
+    expect(violations(NODE_SOURCES)).toEqual([]);
+  });
+
+  test('the check finds an import that goes up (a store module importing the router)', () => {
+    const probe = path.join(ROOT, 'electron/server/store/__layering_probe__.ts');
+    fs.writeFileSync(probe, "import { createRouter } from '../routing/router';\nexport const probe = createRouter;\n");
+    try {
+      expect(violations(['electron/server/store/__layering_probe__.ts'])).toEqual([
+        "electron/server/store/__layering_probe__.ts imports ../routing/router (store: SQL and repositories → routing: DRF order of checks)",
+      ]);
+    } finally {
+      fs.rmSync(probe);
+    }
+  });
+
   test('shared/ imports only shared/ (no Node, DOM, Electron or packages)', () => {
     for (const file of sources('shared')) {
       for (const target of importsOf(file)) {
-        expect(target.startsWith('.'), `${file} imports ${target}`).toBe(true);
-        const resolved = path.resolve(path.dirname(path.join(ROOT, file)), target);
-        expect(resolved.startsWith(path.join(ROOT, 'shared')), `${file} imports ${target}`).toBe(true);
+        const to = resolved(file, target);
+        expect(to?.startsWith('shared/'), `${file} imports ${target}`).toBe(true);
       }
     }
   });
 
-  test('the embedded server, the CLI, the workspaces and the sync engine never import electron', () => {
-    for (const dir of ['electron/server', 'electron/cli', 'electron/workspaces', 'electron/remote']) {
-      for (const file of sources(dir)) {
-        for (const target of importsOf(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^electron(\/|$)/);
+  test('the renderer imports only the renderer, shared/ and packages', () => {
+    for (const file of sources(RENDERER)) {
+      for (const target of importsOf(file)) {
+        const to = resolved(file, target);
+        if (to === undefined) continue;
+        expect(to.startsWith('renderer/') || to.startsWith('shared/'), `${file} imports ${target}`).toBe(true);
       }
     }
+  });
+
+  test('only the Electron main process and preload import electron', () => {
+    for (const file of NODE_SOURCES) {
+      if (file.startsWith('electron/main/') || file.startsWith('electron/preload/')) continue;
+      for (const target of importsOf(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^electron(\/|$)/);
+    }
+  });
+
+  test('SQL lives in the store: no statement is prepared, and better-sqlite3 is not imported, anywhere else', () => {
+    const outside = NODE_SOURCES.filter((file) => !file.startsWith('electron/server/store/'));
+    const found: string[] = [];
+    for (const file of outside) {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      if (/\.prepare\(|\.pragma\(/.test(text)) found.push(`${file} prepares SQL`);
+      if (importsOf(file).includes('better-sqlite3')) found.push(`${file} imports better-sqlite3`);
+    }
+    expect(found).toEqual([]);
   });
 });

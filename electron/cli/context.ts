@@ -4,7 +4,7 @@ import { parseJsonBytes } from '../../shared/api/pythonJson';
 import type { JsonValue } from '../../shared/resources';
 import pkg from '../../package.json';
 import { DEFAULT_WORKSPACE, defaultDataDir, prepareDataDir, readSettings, workspaceFile, writeSettings, checkWorkspaceName } from '../workspaces/dataFolder';
-import type { Instance } from '../server/services';
+import type { Instance } from '../server/store/services';
 import { UsageError } from './usage';
 
 export const VERSION: string = pkg.version;

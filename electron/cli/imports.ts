@@ -3,7 +3,7 @@ import { ApiError } from '../../shared/api/errors';
 import { hostImport } from '../server/handlers/hosts';
 import { importEntries } from '../server/handlers/imports';
 import { threatImport } from '../server/handlers/threats';
-import { openWorkspace } from '../server/openWorkspace';
+import { openWorkspace } from '../workspaces/openWorkspace';
 import { COMMON_OPTIONS, instanceFor, locateWorkspace, parseCommand, readJsonFile } from './context';
 
 

@@ -6,9 +6,6 @@ import fs from 'node:fs';
 import { fileSecrets, RemoteConfigError, Remotes } from '../remote/remotes';
 import { defaultDataDir, prepareDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
-import { boundRemote } from '../server/openWorkspace';
-import { openDatabase } from '../server/store/database';
-import { workspaceFile } from '../workspaces/dataFolder';
 import { COMMON_OPTIONS, instanceFor, parseCommand } from './context';
 import { UsageError } from './usage';
 
@@ -125,14 +122,7 @@ export async function workspaceCommand(args: readonly string[], out: Out): Promi
     case 'list': {
       const { values } = parseCommand(rest, { data: COMMON_OPTIONS.data, json: { type: 'boolean' } }, 0);
       return withHost(values.data, (host) => {
-        const list = host.list().map((w) => {
-          const db = openDatabase(workspaceFile(host.dataDir, w.name));
-          try {
-            return { ...w, remote: boundRemote(db) ?? null };
-          } finally {
-            db.close();
-          }
-        });
+        const list = host.list().map((w) => ({ ...w, remote: w.remote ?? null }));
         if (values.json) out(JSON.stringify(list, null, 2));
         else for (const w of list) out(`${w.current ? '*' : ' '} ${w.name}\t${w.remote === null ? 'standalone' : `bound to ${w.remote}`}`);
         return 0;

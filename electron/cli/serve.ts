@@ -1,7 +1,7 @@
 /** `outpost serve`: the embedded API, the app's endpoints and the web UI, until SIGINT/SIGTERM. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createAppHandler } from '../server/app/appHandler';
+import { createAppHandler } from '../app/appHandler';
 import { listen } from '../server/http/nodeAdapter';
 import { readTls, selfSignedTls, type TlsMaterial } from '../server/http/tls';
 import { WorkspaceHost } from '../workspaces/host';

@@ -3,6 +3,7 @@
  * buttons on the command line (app.md §5). `sync` exits 0 when everything went through, 2 when
  * conflicts or refused changes wait for the user, 1 on an error.
  */
+import { crashFaults } from '../remote/faults';
 import type { JsonValue } from '../../shared/resources';
 import type { EntryView, SyncProgress, SyncReport } from '../../shared/app/sync';
 import { ResolveError } from '../remote/engine';
@@ -29,7 +30,8 @@ async function openBound(values: { data?: string | undefined; workspace?: string
     dataDir: values.data ?? defaultDataDir(),
     instance: instanceFor('127.0.0.1'),
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
-    sync: { auto: false, ...(pageSize === undefined ? {} : { pageSize }) },
+    // The crash-safety tests kill this process at a sync step (remote/faults.ts).
+    sync: { auto: false, faults: crashFaults(process.env.OUTPOST_SYNC_CRASH), ...(pageSize === undefined ? {} : { pageSize }) },
   });
   try {
     const session = host.session();

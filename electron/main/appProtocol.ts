@@ -5,7 +5,7 @@
  * Every answer carries the app's Content-Security-Policy.
  */
 import type { CustomScheme, Protocol } from 'electron';
-import { APP_CSP, staticFiles } from '../server/app/staticFiles';
+import { APP_CSP, staticFiles } from '../app/staticFiles';
 import type { ApiResponse } from '../server/http/types';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME } from './appOrigin';
 import type { ServerEndpoint } from './serverMessages';

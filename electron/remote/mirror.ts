@@ -3,21 +3,15 @@
  * tables with the remote's pks, their base kept beside them, and objects the remote no longer
  * has removed. Writes here never reach the outbox: they are the remote's state, not local changes.
  */
-import { parseIsoDateTime } from '../../shared/api/datetime';
 import { checkHostEntry } from '../../shared/api/hostIdentity';
-import type { JsonObject, JsonValue } from '../../shared/resources';
+import type { JsonObject, JsonValue, Resource } from '../../shared/resources';
+import { itemFieldsOf, PULLED, pulledResource, pullKeyOf, PUSHED, pushedResource, referenceFields, resourcesIn } from '../../shared/resources/derived';
 import { freeName, overlay } from '../../shared/sync/overlay';
-import { saveHost } from '../server/handlers/hosts';
-import type { Services } from '../server/services';
-import type { SqlValue, Table } from '../server/store/table';
-import { Outbox } from './outbox';
+import { toSql, type SqlValue } from '../server/store/columns';
+import type { ItemTable } from '../server/store/mirrorRows';
+import type { Services } from '../server/store/services';
+import type { Table } from '../server/store/table';
 import type { PulledEndpoint } from './synced';
-
-const ITEM_TABLES = { interfaces: { table: 'network_interface', flag: 'active' }, protocols: { table: 'protocol', flag: 'detection' } } as const;
-
-function micros(value: JsonValue | undefined): number | null {
-  return typeof value === 'string' ? (parseIsoDateTime(value) ?? null) : null;
-}
 
 /** A remote object's stored columns, converted by the declared kind of each field. */
 function columnsOf(table: Table, object: JsonObject): Record<string, SqlValue> {
@@ -26,20 +20,8 @@ function columnsOf(table: Table, object: JsonObject): Record<string, SqlValue> {
     const field = table.resource.fields[name];
     const value = object[name];
     if (!field || value === undefined) continue;
-    switch (field.kind) {
-      case 'boolean':
-        out[name] = value === true ? 1 : 0;
-        break;
-      case 'datetime':
-        out[name] = micros(value);
-        break;
-      case 'choiceList':
-      case 'json':
-        out[name] = JSON.stringify(value);
-        break;
-      default:
-        out[name] = value === null ? null : typeof value === 'object' ? JSON.stringify(value) : typeof value === 'boolean' ? (value ? 1 : 0) : value;
-    }
+    // A boolean column holds 0/1, never null: a null from the remote is false.
+    out[name] = toSql(field, field.kind === 'boolean' ? value === true : value);
   }
   return out;
 }
@@ -50,38 +32,32 @@ function pkOf(object: JsonObject): number {
   return pk;
 }
 
-/** Tables whose `name` is unique (within `scope`), by pulled endpoint. */
-const NAMED: Partial<Record<PulledEndpoint, { table: string; scope: string }>> = {
-  source: { table: 'source', scope: '1' },
-  ruleset: { table: 'ruleset', scope: '1' },
-  vendor_probe_template: { table: 'vendor_probe_template', scope: '1' },
-  vendor_probe: { table: 'appliance', scope: "type = 'vendor'" },
-  engine_probe: { table: 'appliance', scope: "type = 'engine'" },
-};
+/** Resources whose `name` is unique (within their scope), by pulled endpoint: the pushed resources. */
+const NAMED: ReadonlyMap<PulledEndpoint, Resource> = new Map(PUSHED.filter((r) => r.unique?.field === 'name').map((r) => [r.name, r]));
 
 /** Fields of mirrored objects naming other mirrored objects, and the table of those. */
-const REFERENCE_TABLES: Readonly<Record<string, string>> = { parent_tmpl: 'vendor_probe_template', ruleset: 'ruleset', sources: 'source' };
+const REFERENCE_TABLES: Readonly<Record<string, string>> = Object.fromEntries(
+  PULLED.flatMap((r) => referenceFields(r).map((ref) => [ref.field, ref.target.storage.table])),
+);
 
 /** Endpoints whose objects other objects refer to, and the table those references name. */
-const REFERENCED: Partial<Record<PulledEndpoint, string>> = { vendor_probe_template: 'vendor_probe_template', ruleset: 'ruleset', source: 'source' };
+const REFERENCED: ReadonlyMap<PulledEndpoint, string> = new Map(
+  PULLED.flatMap((r) => referenceFields(r).map((ref) => [ref.target.name, ref.target.storage.table] as const)),
+);
 
-/** The upsert of a row by pk, by table and column list (built once: a pull writes thousands of rows alike). */
-const UPSERTS = new Map<string, string>();
+/** The item tables of an owner resource (templates, first-family probes), by field. */
+function itemTablesOf(resource: Resource): Record<string, ItemTable> {
+  return Object.fromEntries(
+    itemFieldsOf(resource).map(({ field, declared }) => [field, { table: declared.table, flag: declared.flag, owner: resource.storage.itemOwner! }]),
+  );
+}
 
-function upsertSql(table: string, names: readonly string[]): string {
-  const key = `${table}\u0000${names.join('\u0000')}`;
-  let sql = UPSERTS.get(key);
-  if (sql === undefined) {
-    sql =
-      `INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
-      `ON CONFLICT(pk) DO UPDATE SET ${names.filter((n) => n !== 'pk').map((n) => `"${n}" = excluded."${n}"`).join(', ')}`;
-    UPSERTS.set(key, sql);
-  }
-  return sql;
+/** Pulled endpoints whose objects refer to objects of `endpoint`, with the field that does. */
+function referrersOf(endpoint: PulledEndpoint): { endpoint: PulledEndpoint; field: string }[] {
+  return PULLED.flatMap((r) => referenceFields(r).filter((ref) => ref.target.name === endpoint).map((ref) => ({ endpoint: r.name, field: ref.field })));
 }
 
 export class Mirror {
-  private readonly outbox: Outbox;
   /**
    * Objects written while an object they refer to is not here yet (a push's answer names what
    * the central server has now; within a pull, a template may come before its parent): by
@@ -90,19 +66,20 @@ export class Mirror {
    */
   private readonly incomplete = new Map<string, { endpoint: PulledEndpoint; object: JsonObject; waits: Set<string> }>();
 
-  constructor(private readonly services: Services) {
-    this.outbox = new Outbox(services.store);
+  constructor(private readonly services: Services) {}
+
+  private get outbox() {
+    return this.services.outbox;
   }
 
-  private get store() {
-    return this.services.store;
+  private get rows() {
+    return this.services.mirrorRows;
   }
 
-  /** Insert or update one row by pk (its scope columns included). */
-  private put(table: Table, pk: number, columns: Record<string, SqlValue>, scope: Record<string, SqlValue> = {}): void {
-    const all: Record<string, SqlValue> = { ...columns, ...scope, pk };
-    const names = Object.keys(all);
-    this.store.prepare(upsertSql(table.name, names)).run(...names.map((n) => all[n] ?? null));
+  /** Insert or update one row of a resource by pk, with its scope column. */
+  private put(table: Table, pk: number, columns: Record<string, SqlValue>): void {
+    const scope = table.resource.storage.scope;
+    this.rows.upsert(table.name, pk, scope ? { ...columns, [scope.column]: scope.value } : columns);
   }
 
   /**
@@ -110,40 +87,37 @@ export class Mirror {
    * of the same name, else get a new local one; an interface whose delete waits in the outbox
    * stays deleted.
    */
-  private putItems(owner: 'template' | 'probe', ownerPk: number, field: 'interfaces' | 'protocols', value: JsonValue | undefined, remote: JsonValue | undefined): void {
+  private putItems(owner: Resource, ownerPk: number, field: string, value: JsonValue | undefined, remote: JsonValue | undefined): void {
     if (!Array.isArray(value)) return;
-    const { table, flag } = ITEM_TABLES[field];
+    const items = itemTablesOf(owner)[field]!;
     const remotePks = new Map<string, number>();
     for (const item of Array.isArray(remote) ? remote : []) {
       if (isObject(item) && typeof item.pk === 'number' && typeof item.name === 'string') remotePks.set(item.name, item.pk);
     }
-    const localPks = new Map(
-      (this.store.prepare(`SELECT name, pk FROM ${table} WHERE ${owner} = ?`).all(ownerPk) as { name: string; pk: number }[]).map((r) => [r.name, r.pk]),
-    );
-    const deleted = new Set(
-      field === 'interfaces' ? this.store.prepare("SELECT pk FROM outbox WHERE resource = 'network_interface' AND op = 'delete'").pluck().all() as number[] : [],
-    );
-    this.store.prepare(`DELETE FROM ${table} WHERE ${owner} = ?`).run(ownerPk);
-    const insert = this.store.prepare(`INSERT INTO ${table} (pk, name, ${flag}, ${owner}) VALUES (?, ?, ?, ?)`);
+    const localPks = this.rows.itemPks(items, ownerPk);
+    // Interfaces are deleted one by one through their own endpoint (the others go with their owner).
+    const deletable = resourcesIn(items.table).find((r) => r.sync?.push === 'deletes');
+    const deleted = deletable ? this.outbox.deletedPks(deletable.name) : new Set<number>();
+    const wanted: { pk: number | null; name: string; flag: boolean }[] = [];
     for (const item of value) {
       if (!isObject(item) || typeof item.name !== 'string') continue;
-      const pk = remotePks.get(item.name) ?? localPks.get(item.name) ?? this.store.localPk?.() ?? null;
+      const pk = remotePks.get(item.name) ?? localPks.get(item.name) ?? this.services.store.localPk?.() ?? null;
       if (pk !== null && deleted.has(pk)) continue;
-      insert.run(pk, item.name, item[flag] === false ? 0 : 1, ownerPk);
+      wanted.push({ pk, name: item.name, flag: item[items.flag] !== false });
     }
+    this.rows.replaceItems(items, ownerPk, wanted);
   }
 
   setBase(resource: string, pk: number, object: JsonObject): void {
-    this.store.prepare('INSERT INTO sync_base (resource, pk, data) VALUES (?, ?, ?) ON CONFLICT(resource, pk) DO UPDATE SET data = excluded.data').run(resource, pk, JSON.stringify(object));
+    this.services.syncBases.set(resource, pk, object);
   }
 
   dropBase(resource: string, pk: number): void {
-    this.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(resource, pk);
+    this.services.syncBases.drop(resource, pk);
   }
 
   base(resource: string, pk: number): JsonObject | undefined {
-    const text = this.store.prepare('SELECT data FROM sync_base WHERE resource = ? AND pk = ?').pluck().get(resource, pk) as string | undefined;
-    return text === undefined ? undefined : (JSON.parse(text) as JsonObject);
+    return this.services.syncBases.get(resource, pk);
   }
 
   /** Does a local change to the object wait to be pushed (and so decides what it shows)? */
@@ -158,17 +132,16 @@ export class Mirror {
    * when the holder is a create whose outcome is unknown: the push settles that one first.
    */
   private clearName(endpoint: PulledEndpoint, pk: number, name: string): boolean {
-    const named = NAMED[endpoint];
+    const named = NAMED.get(endpoint);
     if (!named) return true;
-    const taken = (candidate: string) =>
-      this.store.prepare(`SELECT 1 FROM "${named.table}" WHERE name = ? AND ${named.scope}`).get(candidate) !== undefined;
-    const holder = this.store.prepare(`SELECT pk FROM "${named.table}" WHERE name = ? AND pk <> ? AND ${named.scope}`).pluck().get(name, pk) as number | undefined;
+    const taken = (candidate: string) => this.rows.nameHolder(named, candidate) !== undefined;
+    const holder = this.rows.nameHolder(named, name, pk);
     if (holder === undefined) return true;
     const entries = this.outbox.of(endpoint, holder);
     if (entries.some((e) => e.op === 'create' && e.state === 'sending')) return false;
     const intended = this.localIntent(endpoint, holder, 'name');
     const placeholder = freeName(intended ? `${name} (local)` : `${name} (renamed on the central server)`, taken);
-    this.store.prepare(`UPDATE "${named.table}" SET name = ? WHERE pk = ?`).run(placeholder, holder);
+    this.rows.rename(named.storage.table, holder, placeholder);
     // Not the remote's state any more: the next pull writes it again.
     if (!intended) this.dropBase(endpoint, holder);
     return true;
@@ -183,12 +156,10 @@ export class Mirror {
     const changes = this.outbox.of(endpoint, pk).filter((e) => e.op === 'update');
     if (changes.length === 0) return object;
     const view = overlay(object, changes);
-    const named = NAMED[endpoint];
+    const named = NAMED.get(endpoint);
     if (named && typeof view.name === 'string' && view.name !== object.name) {
-      const holder = this.store.prepare(`SELECT pk FROM "${named.table}" WHERE name = ? AND pk <> ? AND ${named.scope}`).pluck().get(view.name, pk);
-      if (holder !== undefined) {
-        const taken = (candidate: string) =>
-          this.store.prepare(`SELECT 1 FROM "${named.table}" WHERE name = ? AND pk <> ? AND ${named.scope}`).get(candidate, pk) !== undefined;
+      if (this.rows.nameHolder(named, view.name, pk) !== undefined) {
+        const taken = (candidate: string) => this.rows.nameHolder(named, candidate, pk) !== undefined;
         view.name = freeName(`${view.name} (local)`, taken);
       }
     }
@@ -206,7 +177,7 @@ export class Mirror {
       case 'vendor_device': {
         // The central server itself; each probe's device comes with its probe.
         if (object.kind !== 'central') return;
-        this.put(tables.vendorDevice, pkOf(object), { kind: 'central', name: String(object.name ?? ''), address: String(object.address ?? ''), probe: null, version: String(object.version ?? '') });
+        this.services.devices.putCentral(pkOf(object), deviceInfo(object));
         return;
       }
       case 'threat':
@@ -214,12 +185,11 @@ export class Mirror {
         return;
       case 'host_id': {
         const entry = checkHostEntry(object);
-        if (entry.ok) saveHost(this.store, entry.entry);
+        if (entry.ok) this.services.hosts.save(entry.entry);
         return;
       }
       case 'history': {
-        const pk = pkOf(object);
-        this.store.prepare('INSERT INTO remote_user_action (pk, date, data) VALUES (?, ?, ?) ON CONFLICT(pk) DO UPDATE SET date = excluded.date, data = excluded.data').run(pk, String(object.date ?? ''), JSON.stringify(object));
+        this.services.remoteHistory.put(pkOf(object), String(object.date ?? ''), object);
         return;
       }
       default:
@@ -235,36 +205,19 @@ export class Mirror {
     if (typeof shown.name === 'string' && !this.clearName(endpoint, pk, shown.name)) return;
     const missing = this.missingReferences(shown);
     const view = missing.size === 0 ? shown : this.withLocalReferences(endpoint, pk, shown);
-    switch (endpoint) {
-      case 'source':
-        this.put(tables.source, pk, columnsOf(tables.source, view));
-        break;
-      case 'ruleset': {
-        this.put(tables.ruleset, pk, columnsOf(tables.ruleset, view));
-        this.store.prepare('DELETE FROM ruleset_source WHERE ruleset = ?').run(pk);
-        const insert = this.store.prepare('INSERT OR IGNORE INTO ruleset_source (ruleset, source) SELECT ?, pk FROM source WHERE pk = ?');
-        for (const source of Array.isArray(view.sources) ? view.sources : []) if (typeof source === 'number') insert.run(pk, source);
-        break;
-      }
-      case 'vendor_probe_template':
-        this.put(tables.template, pk, columnsOf(tables.template, view));
-        this.putItems('template', pk, 'interfaces', view.interfaces, object.interfaces);
-        this.putItems('template', pk, 'protocols', view.protocols, object.protocols);
-        break;
-      case 'vendor_probe': {
-        this.put(tables.vendorProbe, pk, columnsOf(tables.vendorProbe, view), { type: 'vendor' });
-        this.putItems('probe', pk, 'interfaces', view.interfaces, object.interfaces);
-        this.putItems('probe', pk, 'protocols', view.protocols, object.protocols);
-        const device = typeof object.vendordevice_id === 'number' ? object.vendordevice_id : null;
-        this.store.prepare('DELETE FROM vendor_device WHERE probe = ? AND pk IS NOT ?').run(pk, device);
-        if (device !== null) {
-          this.put(tables.vendorDevice, device, { kind: 'probe', name: String(view.name ?? ''), address: String(view.address ?? ''), probe: pk, version: String(view.version ?? '') });
-        }
-        break;
-      }
-      case 'engine_probe':
-        this.put(tables.engineProbe, pk, columnsOf(tables.engineProbe, view), { type: 'engine' });
-        break;
+    const resource = pulledResource(endpoint);
+    const table = this.services.tableOf(endpoint);
+    this.put(table, pk, columnsOf(table, view));
+    for (const { field } of itemFieldsOf(resource)) this.putItems(resource, pk, field, view[field], object[field]);
+    for (const [field, declared] of Object.entries(resource.fields)) {
+      if (declared.kind !== 'refList') continue;
+      // The list as the central server has it, of the objects that are here.
+      const value = view[field];
+      this.services.rulesetSources.set(pk, (Array.isArray(value) ? value : []).filter((v): v is number => typeof v === 'number'), true);
+    }
+    if ('vendordevice_id' in resource.fields) {
+      // A first-family probe's device comes with it.
+      this.services.devices.putForProbe(pk, typeof object.vendordevice_id === 'number' ? object.vendordevice_id : null, deviceInfo(view));
     }
     if (missing.size === 0) this.setBase(endpoint, pk, object);
     else {
@@ -276,7 +229,7 @@ export class Mirror {
   }
 
   private present(table: string, pk: number): boolean {
-    return this.store.prepare(`SELECT 1 FROM "${table}" WHERE pk = ?`).get(pk) !== undefined;
+    return this.rows.present(table, pk);
   }
 
   /** `table:pk` of each object the view refers to that is not here. */
@@ -292,12 +245,12 @@ export class Mirror {
   /** The view with each reference to an object not here replaced by the local one (or none). */
   private withLocalReferences(endpoint: PulledEndpoint, pk: number, view: JsonObject): JsonObject {
     const out: JsonObject = { ...view };
-    const table = NAMED[endpoint]?.table;
+    const table = NAMED.get(endpoint)?.storage.table;
     for (const [field, target] of Object.entries(REFERENCE_TABLES)) {
       const value = view[field];
       if (Array.isArray(value)) out[field] = value.filter((v) => typeof v !== 'number' || this.present(target, v));
       else if (typeof value === 'number' && !this.present(target, value)) {
-        const local = table === undefined ? undefined : this.store.prepare(`SELECT "${field}" FROM "${table}" WHERE pk = ?`).pluck().get(pk);
+        const local = table === undefined ? undefined : this.rows.value(table, pk, field);
         out[field] = typeof local === 'number' && this.present(target, local) ? local : null;
       }
     }
@@ -306,7 +259,7 @@ export class Mirror {
 
   /** Write again the objects that waited for the one just written. */
   private completeWaiting(endpoint: PulledEndpoint, pk: number): void {
-    const table = REFERENCED[endpoint];
+    const table = REFERENCED.get(endpoint);
     if (table === undefined) return;
     const key = `${table}:${pk}`;
     for (const waiting of [...this.incomplete.values()]) {
@@ -332,18 +285,7 @@ export class Mirror {
 
   /** Mirrored objects whose base refers to object `pk` of `endpoint`. */
   private dependents(endpoint: PulledEndpoint, pk: number): { endpoint: PulledEndpoint; pk: number }[] {
-    const find = (resource: PulledEndpoint, condition: string) =>
-      (this.store.prepare(`SELECT pk FROM sync_base WHERE resource = ? AND ${condition}`).pluck().all(resource, pk) as number[]).map((p) => ({ endpoint: resource, pk: p }));
-    switch (endpoint) {
-      case 'vendor_probe_template':
-        return [...find('vendor_probe_template', "json_extract(data, '$.parent_tmpl') = ?"), ...find('vendor_probe', "json_extract(data, '$.parent_tmpl') = ?")];
-      case 'source':
-        return find('ruleset', "EXISTS (SELECT 1 FROM json_each(data, '$.sources') WHERE value = ?)");
-      case 'ruleset':
-        return find('engine_probe', "json_extract(data, '$.ruleset') = ?");
-      default:
-        return [];
-    }
+    return referrersOf(endpoint).flatMap((ref) => this.services.syncBases.referringTo(ref.endpoint, ref.field, pk).map((p) => ({ endpoint: ref.endpoint, pk: p })));
   }
 
   /** The key of a pulled object: its pk, or its address for host identities. */
@@ -353,38 +295,33 @@ export class Mirror {
 
   /** Keys of the local objects of an endpoint that came from the central server (pk > 0). */
   localKeys(endpoint: PulledEndpoint): string[] {
-    const sql: Record<PulledEndpoint, string> = {
-      vendor_device: "SELECT pk FROM vendor_device WHERE kind = 'central'",
-      source: 'SELECT pk FROM source WHERE pk > 0',
-      ruleset: 'SELECT pk FROM ruleset WHERE pk > 0',
-      vendor_probe_template: 'SELECT pk FROM vendor_probe_template WHERE pk > 0',
-      vendor_probe: "SELECT pk FROM appliance WHERE type = 'vendor' AND pk > 0",
-      engine_probe: "SELECT pk FROM appliance WHERE type = 'engine' AND pk > 0",
-      threat: 'SELECT pk FROM threat',
-      host_id: 'SELECT ip FROM host_id',
-      history: 'SELECT pk FROM remote_user_action',
-    };
-    return (this.store.prepare(sql[endpoint]).pluck().all() as (number | string)[]).map(String);
+    const resource = pulledResource(endpoint);
+    const keys =
+      endpoint === 'history'
+        ? this.services.remoteHistory.pks()
+        : endpoint === 'vendor_device'
+          ? this.services.devices.centralPks()
+          : this.rows.keys(resource, pullKeyOf(endpoint), pushedResource(endpoint) ? 'remote pks' : 'all');
+    return keys.map(String);
   }
 
-  /** Remove a local object the central server no longer has. */
+  /** Remove a local object the central server no longer has (devices come and go with their probes). */
   remove(endpoint: PulledEndpoint, key: string): void {
-    const byPk: Partial<Record<PulledEndpoint, string>> = {
-      source: 'DELETE FROM source WHERE pk = ?',
-      ruleset: 'DELETE FROM ruleset WHERE pk = ?',
-      vendor_probe_template: 'DELETE FROM vendor_probe_template WHERE pk = ?',
-      vendor_probe: "DELETE FROM appliance WHERE pk = ? AND type = 'vendor'",
-      engine_probe: "DELETE FROM appliance WHERE pk = ? AND type = 'engine'",
-      threat: 'DELETE FROM threat WHERE pk = ?',
-      history: 'DELETE FROM remote_user_action WHERE pk = ?',
-    };
-    if (endpoint === 'host_id') this.store.prepare('DELETE FROM host_id WHERE ip = ?').run(key);
-    else if (byPk[endpoint]) {
-      // A template's children may go in the same pull: references are checked at commit.
-      this.store.prepare(byPk[endpoint]).run(Number(key));
-      this.dropBase(endpoint, Number(key));
+    if (endpoint === 'vendor_device') return;
+    if (endpoint === 'history') {
+      this.services.remoteHistory.remove(Number(key));
+      return;
     }
+    const keyColumn = pullKeyOf(endpoint);
+    // A template's children may go in the same pull: references are checked at commit.
+    this.rows.remove(pulledResource(endpoint), keyColumn, keyColumn === 'pk' ? Number(key) : key);
+    if (keyColumn === 'pk') this.dropBase(endpoint, Number(key));
   }
+}
+
+/** A device's name, address and version from an object (a probe or the central server's device). */
+function deviceInfo(object: JsonObject): { name: string; address: string; version: string } {
+  return { name: String(object.name ?? ''), address: String(object.address ?? ''), version: String(object.version ?? '') };
 }
 
 function isObject(value: JsonValue | undefined): value is JsonObject {

@@ -1,34 +1,20 @@
 /**
- * The outbox (app.md §3): local changes not yet pushed, in order, each with the fields it
- * changed, the values they had (the base of the later merge), and its comment. The recorder
- * appends entries from the API's write paths, inside their transactions.
+ * Recording local changes for the central server (app.md §3): the recorder appends outbox
+ * entries (store/outbox.ts) from the API's write paths, inside their transactions, each with the
+ * fields it changed, the values they had (the base of the later merge), and its comment.
  */
 import { ITEM_FIELDS } from '../../shared/api/inheritance';
 import type { JsonObject, JsonValue } from '../../shared/resources';
 import { canonical, itemsByName } from '../../shared/sync/merge';
-import type { ChangeRecorder } from '../server/changeRecorder';
-import { int, text, textOrNull } from '../server/store/rows';
+import type { ChangeRecorder } from '../server/store/changeRecorder';
+import type { Outbox } from '../server/store/outbox';
+import type { Services } from '../server/store/services';
 import type { Store } from '../server/store/store';
-import type { Row } from '../server/store/table';
+import type { SyncBases } from '../server/store/syncBases';
+import type { SyncMeta } from '../server/store/syncMeta';
 import { isPushed } from './synced';
 
-export type EntryState = 'pending' | 'sending' | 'parked' | 'conflict';
-export type EntryOp = 'create' | 'update' | 'delete';
-
-export interface OutboxEntry {
-  readonly seq: number;
-  readonly op: EntryOp;
-  readonly resource: string;
-  readonly pk: number;
-  readonly fields: JsonObject;
-  readonly base: JsonObject;
-  readonly comment: string | null;
-  readonly state: EntryState;
-  readonly message: string | null;
-  readonly theirs: JsonObject | null;
-  readonly attempts: number;
-  readonly created: number;
-}
+export type { EntryOp, EntryState, OutboxEntry } from '../server/store/outbox';
 
 const FLAGS: Readonly<Record<string, string>> = { interfaces: 'active', protocols: 'detection' };
 
@@ -43,97 +29,19 @@ export function sameForSync(field: string, a: JsonValue | undefined, b: JsonValu
   return canonical(pushValue(field, a)) === canonical(pushValue(field, b));
 }
 
-function entryOf(row: Row): OutboxEntry {
-  return {
-    seq: int(row, 'seq'),
-    op: text(row, 'op') as EntryOp,
-    resource: text(row, 'resource'),
-    pk: int(row, 'pk'),
-    fields: JSON.parse(text(row, 'fields')) as JsonObject,
-    base: JSON.parse(text(row, 'base')) as JsonObject,
-    comment: textOrNull(row, 'comment'),
-    state: text(row, 'state') as EntryState,
-    message: textOrNull(row, 'message'),
-    theirs: row.theirs === null ? null : (JSON.parse(text(row, 'theirs')) as JsonObject),
-    attempts: int(row, 'attempts'),
-    created: int(row, 'created'),
-  };
-}
-
-export class Outbox {
-  constructor(private readonly store: Store) {}
-
-  entries(): OutboxEntry[] {
-    return (this.store.prepare('SELECT * FROM outbox ORDER BY seq').all() as Row[]).map(entryOf);
-  }
-
-  get(seq: number): OutboxEntry | undefined {
-    const row = this.store.prepare('SELECT * FROM outbox WHERE seq = ?').get(seq) as Row | undefined;
-    return row ? entryOf(row) : undefined;
-  }
-
-  of(resource: string, pk: number): OutboxEntry[] {
-    return (this.store.prepare('SELECT * FROM outbox WHERE resource = ? AND pk = ? ORDER BY seq').all(resource, pk) as Row[]).map(entryOf);
-  }
-
-  append(op: EntryOp, resource: string, pk: number, fields: JsonObject, base: JsonObject, comment: string | null | undefined): number {
-    const now = this.store.now();
-    return Number(
-      this.store
-        .prepare('INSERT INTO outbox (op, resource, pk, fields, base, comment, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(op, resource, pk, JSON.stringify(fields), JSON.stringify(base), comment ?? null, now, now).lastInsertRowid,
-    );
-  }
-
-  change(seq: number, changes: { state?: EntryState; message?: string | null; theirs?: JsonObject | null; fields?: JsonObject; base?: JsonObject; attempts?: number }): void {
-    const sets: string[] = ['updated = ?'];
-    const params: (string | number | null)[] = [this.store.now()];
-    if (changes.state !== undefined) (sets.push('state = ?'), params.push(changes.state));
-    if (changes.message !== undefined) (sets.push('message = ?'), params.push(changes.message));
-    if (changes.theirs !== undefined) (sets.push('theirs = ?'), params.push(changes.theirs === null ? null : JSON.stringify(changes.theirs)));
-    if (changes.fields !== undefined) (sets.push('fields = ?'), params.push(JSON.stringify(changes.fields)));
-    if (changes.base !== undefined) (sets.push('base = ?'), params.push(JSON.stringify(changes.base)));
-    if (changes.attempts !== undefined) (sets.push('attempts = ?'), params.push(changes.attempts));
-    this.store.prepare(`UPDATE outbox SET ${sets.join(', ')} WHERE seq = ?`).run(...params, seq);
-  }
-
-  remove(seq: number): void {
-    this.store.prepare('DELETE FROM outbox WHERE seq = ?').run(seq);
-  }
-
-  counts(): { pending: number; parked: number; conflicts: number } {
-    const rows = this.store.prepare('SELECT state, count(*) AS n FROM outbox GROUP BY state').all() as Row[];
-    const by = Object.fromEntries(rows.map((r) => [text(r, 'state'), int(r, 'n')]));
-    return { pending: (by.pending ?? 0) + (by.sending ?? 0), parked: by.parked ?? 0, conflicts: by.conflict ?? 0 };
-  }
-}
-
-/** Reads and writes the binding's small state in sync_meta. */
-export class SyncMeta {
-  constructor(private readonly store: Store) {}
-
-  get(key: string): string | undefined {
-    return (this.store.prepare('SELECT value FROM sync_meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
-  }
-
-  set(key: string, value: string): void {
-    this.store.prepare('INSERT INTO sync_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
-  }
-
-  delete(key: string): void {
-    this.store.prepare('DELETE FROM sync_meta WHERE key = ?').run(key);
-  }
-}
-
 /** The recorder of a bound workspace: outbox entries from the API's write paths. */
 export class OutboxRecorder implements ChangeRecorder {
+  private readonly store: Store;
   private readonly outbox: Outbox;
   private readonly meta: SyncMeta;
+  private readonly bases: SyncBases;
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly store: Store) {
-    this.outbox = new Outbox(store);
-    this.meta = new SyncMeta(store);
+  constructor(repositories: Pick<Services, 'store' | 'outbox' | 'syncMeta' | 'syncBases'>) {
+    this.store = repositories.store;
+    this.outbox = repositories.outbox;
+    this.meta = repositories.syncMeta;
+    this.bases = repositories.syncBases;
   }
 
   /** Be told (after the commit) whenever a write added to the outbox: time to push. */
@@ -169,7 +77,7 @@ export class OutboxRecorder implements ChangeRecorder {
       // Nothing the central server keeps changed, but the row did (its `updated` time): its base
       // no longer describes it, and the next pull writes the central server's version again.
       // (With a change of it waiting, the push or the restore after a resolve rewrites it.)
-      if (pk > 0 && this.outbox.of(resource, pk).length === 0) this.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(resource, pk);
+      if (pk > 0 && this.outbox.of(resource, pk).length === 0) this.bases.drop(resource, pk);
       return;
     }
     const fields: JsonObject = {};
@@ -215,16 +123,6 @@ export class OutboxRecorder implements ChangeRecorder {
    * may differ). Forgotten, the next pull writes each as the central server has it.
    */
   private forgetDescendants(template: number): void {
-    this.store
-      .prepare(
-        `WITH RECURSIVE tree(pk) AS (
-           SELECT pk FROM vendor_probe_template WHERE parent_tmpl = @template
-           UNION SELECT t.pk FROM vendor_probe_template t JOIN tree ON t.parent_tmpl = tree.pk)
-         DELETE FROM sync_base
-         WHERE (resource = 'vendor_probe_template' AND pk IN (SELECT pk FROM tree))
-            OR (resource = 'vendor_probe' AND pk IN (SELECT pk FROM appliance WHERE parent_tmpl = @template OR parent_tmpl IN (SELECT pk FROM tree)))`,
-      )
-      .run({ template });
+    this.bases.forgetTemplateDescendants(template);
   }
 }
-

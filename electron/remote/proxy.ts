@@ -14,13 +14,13 @@ import { canonical } from '../../shared/sync/merge';
 import { rewriteUrl, UrlRewriter } from '../../shared/sync/urlRewrite';
 import type { ApiRequest, ApiResponse, HeaderValue } from '../server/http/types';
 import { authenticate, isSafeMethod } from '../server/routing/auth';
-import { jsonResponse, originOf } from '../server/routing/router';
-import type { Services } from '../server/services';
+import { jsonResponse, originOf } from '../server/http/responses';
+import type { Services } from '../server/store/services';
 import { isManager } from '../server/store/users';
 import { RemoteError } from './client';
 import { Mirror } from './mirror';
 import type { RemoteSession } from './session';
-import { PULL_PATHS, PULLED, type PulledEndpoint } from './synced';
+import { PULLED, pullPath, type PulledEndpoint } from './synced';
 
 export const PROXY_PREFIX = '/remote';
 
@@ -38,7 +38,7 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 /** The mirrored endpoint a proxied path reads, and whether it is one object or a list page. */
 export function mirroredTarget(remotePath: string): { endpoint: PulledEndpoint; detail: boolean } | undefined {
   for (const endpoint of PULLED) {
-    const prefix = `/rest/${PULL_PATHS[endpoint]}/`;
+    const prefix = `/rest/${pullPath(endpoint)}/`;
     if (!remotePath.startsWith(prefix)) continue;
     const rest = remotePath.slice(prefix.length);
     if (rest === '') return { endpoint, detail: false };
@@ -67,7 +67,7 @@ function refreshMirror(services: Services, endpoint: PulledEndpoint, detail: boo
   const mirror = new Mirror(services);
   try {
     services.store.write(() => {
-      services.store.db.pragma('defer_foreign_keys = ON');
+      services.store.deferForeignKeys();
       for (const object of objects) {
         if (endpoint !== 'host_id' && typeof object.pk === 'number') {
           const base = mirror.base(endpoint, object.pk);

@@ -9,14 +9,15 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { JsonObject, JsonValue } from '../../shared/resources';
 import { canonical } from '../../shared/sync/merge';
 import { isMassDelete, remainingPages } from '../../shared/sync/pullPlan';
-import type { Services } from '../server/services';
+import type { Outbox } from '../server/store/outbox';
+import type { Services } from '../server/store/services';
 import type { RemoteClient } from './client';
 import { RemoteError } from './client';
-import { crashPoint } from './faults';
+import { NO_FAULTS, type SyncFaults } from './faults';
 import { Mirror } from './mirror';
-import { Outbox } from './outbox';
 import { SyncStopped } from './push';
-import { PULL_PATHS, PULL_QUERY, PULLED, REFERENCE_FIELDS, refersTo, type PulledEndpoint } from './synced';
+import { pulledResource, pullKeyOf, referenceFields } from '../../shared/resources/derived';
+import { PULLED, pullPath, pullQuery, referenceFieldsTo, refersTo, type PulledEndpoint } from './synced';
 
 export interface PullProgress {
   readonly endpoint: PulledEndpoint;
@@ -50,18 +51,9 @@ export class MassDeleteError extends Error {}
 
 
 /** Fields naming objects of another endpoint, which must exist locally first. */
-const REFERS: Partial<Record<PulledEndpoint, readonly { field: string; endpoint: PulledEndpoint }[]>> = {
-  ruleset: [{ field: 'sources', endpoint: 'source' }],
-  vendor_probe_template: [{ field: 'parent_tmpl', endpoint: 'vendor_probe_template' }],
-  vendor_probe: [{ field: 'parent_tmpl', endpoint: 'vendor_probe_template' }],
-  engine_probe: [{ field: 'ruleset', endpoint: 'ruleset' }],
-};
-
-const LOCAL_TABLE: Partial<Record<PulledEndpoint, string>> = {
-  source: 'source',
-  ruleset: 'ruleset',
-  vendor_probe_template: 'vendor_probe_template',
-};
+function refersOf(endpoint: PulledEndpoint): { field: string; endpoint: PulledEndpoint }[] {
+  return referenceFields(pulledResource(endpoint)).map((ref) => ({ field: ref.field, endpoint: ref.target.name }));
+}
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -149,9 +141,11 @@ export class Puller {
   constructor(
     private readonly services: Services,
     private readonly client: RemoteClient,
+    /** Crash points for the crash-safety tests (none in normal use). */
+    private readonly faults: SyncFaults = NO_FAULTS,
   ) {
     this.mirror = new Mirror(services);
-    this.outbox = new Outbox(services.store);
+    this.outbox = services.outbox;
   }
 
   private unchanged(endpoint: PulledEndpoint, object: JsonObject): boolean {
@@ -172,8 +166,7 @@ export class Puller {
   }
 
   private exists(endpoint: PulledEndpoint, pk: number): boolean {
-    const table = LOCAL_TABLE[endpoint];
-    return table !== undefined && this.services.store.prepare(`SELECT 1 FROM "${table}" WHERE pk = ?`).get(pk) !== undefined;
+    return this.services.mirrorRows.present(pulledResource(endpoint).storage.table, pk);
   }
 
   /**
@@ -187,13 +180,13 @@ export class Puller {
       const key = `${target}:${pk}`;
       if (fetched.has(key) || (target === endpoint && within.has(pk)) || this.exists(target, pk)) return;
       fetched.add(key);
-      const reply = await this.client.send('GET', `/rest/${PULL_PATHS[target]}/${pk}/`);
+      const reply = await this.client.send('GET', `/rest/${pullPath(target)}/${pk}/`);
       if (reply.status !== 200 || !isObject(reply.body)) return; // gone again: the reference check at commit tells
       await visitRefs(target, reply.body);
       out.push({ endpoint: target, object: reply.body });
     };
     const visitRefs = async (of: PulledEndpoint, object: JsonObject): Promise<void> => {
-      for (const ref of REFERS[of] ?? []) {
+      for (const ref of refersOf(of)) {
         const value = object[ref.field];
         for (const pk of Array.isArray(value) ? value : [value]) if (typeof pk === 'number') await visit(ref.endpoint, pk);
       }
@@ -212,17 +205,17 @@ export class Puller {
     const before = await this.referenced(endpoint, objects, within);
     const changed = this.services.store.write(() => {
       // Templates refer to each other within the page: checked at commit.
-      this.services.store.db.pragma('defer_foreign_keys = ON');
+      this.services.store.deferForeignKeys();
       for (const { endpoint: other, object } of before) this.mirror.put1(other, object);
       return this.writeObjects(endpoint, objects);
     });
-    crashPoint('after-page');
+    this.faults('after-page');
     return changed;
   }
 
   private async scan(endpoint: PulledEndpoint, pageSize: number, concurrency: number, onProgress?: (p: PullProgress) => void): Promise<Scan> {
-    const path = `/rest/${PULL_PATHS[endpoint]}/`;
-    const query = { page_size: pageSize, ...PULL_QUERY[endpoint] };
+    const path = `/rest/${pullPath(endpoint)}/`;
+    const query = { page_size: pageSize, ...pullQuery(endpoint) };
     const first = pageOf((await this.client.send('GET', path, undefined, { ...query, page: 1 })).body, endpoint);
     const seen = new Set<string>();
     // Templates refer to each other across pages: they are written together once all are read.
@@ -258,11 +251,11 @@ export class Puller {
 
   /** The central server's history: only the entries not mirrored yet (they never change). */
   private async pullHistory(pageSize: number, onProgress?: (p: PullProgress) => void): Promise<number> {
-    const known = Number(this.services.store.prepare('SELECT coalesce(max(pk), 0) FROM remote_user_action').pluck().get());
+    const known = this.services.remoteHistory.newestPk();
     let page = 1;
     let added = 0;
     for (;;) {
-      const reply = await this.client.send('GET', '/rest/rules/history/', undefined, { page_size: pageSize, ...PULL_QUERY.history, page });
+      const reply = await this.client.send('GET', `/rest/${pullPath('history')}/`, undefined, { page_size: pageSize, ...pullQuery('history'), page });
       if (reply.status === 404) break;
       const { count, results, next } = pageOf(reply.body, 'history');
       const fresh = results.filter((o) => typeof o.pk === 'number' && o.pk > known);
@@ -317,7 +310,7 @@ export class Puller {
   private applyDeletions(gone: ReadonlyMap<PulledEndpoint, readonly string[]>): void {
     if ([...gone.values()].every((keys) => keys.length === 0)) return;
     this.services.store.write(() => {
-      this.services.store.db.pragma('defer_foreign_keys = ON');
+      this.services.store.deferForeignKeys();
       for (const endpoint of [...PULLED].reverse()) {
         for (const key of gone.get(endpoint) ?? []) this.deletedRemotely(endpoint, key);
       }
@@ -337,16 +330,12 @@ export class Puller {
         else this.outbox.change(entry.seq, { state: 'parked', message: reason });
         continue;
       }
-      const refs = REFERENCE_FIELDS[endpoint] ?? [];
+      const refs = referenceFieldsTo(endpoint);
       if (refs.some((field) => refersTo(entry.fields[field], Number(key)))) {
         this.outbox.change(entry.seq, { state: 'parked', message: `It refers to ${endpoint.replace(/_/g, ' ')} ${key}, which was deleted on the central server.` });
       }
     }
-    const store = this.services.store;
-    if (endpoint === 'vendor_probe_template') {
-      store.prepare('UPDATE vendor_probe_template SET parent_tmpl = NULL WHERE parent_tmpl = ?').run(Number(key));
-      store.prepare('UPDATE appliance SET parent_tmpl = NULL WHERE parent_tmpl = ?').run(Number(key));
-    }
+    if (pullKeyOf(endpoint) === 'pk') this.services.mirrorRows.detachFrom(pulledResource(endpoint), Number(key));
     this.mirror.remove(endpoint, key);
   }
 }

@@ -6,15 +6,16 @@
  * up by its unique name before anything is sent again. A delete is DELETEd (404 is done).
  * A 400 parks its entry with the remote's message; entries that do not depend on it go on.
  */
-import type { JsonObject, JsonValue } from '../../shared/resources';
+import { resourceNamed, type JsonObject, type JsonValue } from '../../shared/resources';
 import { mergeFields, sameValue } from '../../shared/sync/merge';
-import type { Services } from '../server/services';
+import type { Services } from '../server/store/services';
 import { RemoteError, type RemoteClient, type RemoteReply } from './client';
-import { crashPoint } from './faults';
+import { NO_FAULTS, type SyncFaults } from './faults';
 import { Mirror } from './mirror';
-import { Outbox, pushValue, sameForSync, type OutboxEntry } from './outbox';
-import { rekey } from './rekey';
-import { PUSHED, PULL_PATHS, type PulledEndpoint } from './synced';
+import type { Outbox } from '../server/store/outbox';
+import { pushValue, sameForSync, type OutboxEntry } from './outbox';
+import { rekey } from '../server/store/rekey';
+import { isPulled, isPushed, pushed, REFERENCE_FIELD_NAMES } from './synced';
 
 /** The sync was told to stop (its workspace is closing); what was done stays done. */
 export class SyncStopped extends Error {
@@ -49,31 +50,35 @@ export function refusal(reply: RemoteReply): string {
 }
 
 function pathOf(resource: string): string {
-  if (resource === 'network_interface') return 'appliances/network_interface';
-  const synced = PUSHED[resource];
-  if (!synced) throw new Error(`${resource} is not pushed`);
-  return synced.path;
+  if (!isPushed(resource)) throw new Error(`${resource} is not pushed`);
+  return resourceNamed(resource).path;
 }
 
 /** The key of the object an entry is about; both probe families share one pk sequence. */
 function objectKey(entry: OutboxEntry): string {
-  const family = entry.resource === 'vendor_probe' || entry.resource === 'engine_probe' ? 'appliance' : entry.resource;
-  return `${family}:${entry.pk}`;
+  return `${resourceNamed(entry.resource).storage.table}:${entry.pk}`;
 }
 
 /** Does the entry name an object made here whose create has not reached the central server? */
 function waitsForCreate(entry: OutboxEntry): boolean {
   if (entry.op !== 'create' && entry.pk < 0) return true;
-  for (const field of ['parent_tmpl', 'ruleset'] as const) {
+  const local = (value: JsonValue | undefined) => typeof value === 'number' && value < 0;
+  return REFERENCE_FIELD_NAMES.some((field) => {
     const value = entry.fields[field];
-    if (typeof value === 'number' && value < 0) return true;
-  }
-  const sources = entry.fields.sources;
-  return Array.isArray(sources) && sources.some((s) => typeof s === 'number' && s < 0);
+    return Array.isArray(value) ? value.some(local) : local(value);
+  });
 }
 
-// `pk` too: a delete recorded while the object's create was in flight keeps its local pk in the base.
-const IGNORED_IN_DELETE_CHECK = new Set(['pk', 'created', 'updated', 'created_date', 'updated_date', 'vendordevice_id', 'rules_count', 'version']);
+/**
+ * Fields a delete does not conflict on: the central server's own times and the values it keeps
+ * itself; `pk` too, as a delete recorded while the object's create was in flight keeps its local
+ * pk in the base.
+ */
+function ignoredInDeleteCheck(resource: string): ReadonlySet<string> {
+  const declared = resourceNamed(resource);
+  const times = Object.entries(declared.fields).filter(([, field]) => field.kind === 'datetime').map(([name]) => name);
+  return new Set(['pk', ...times, ...(declared.sync?.remoteOwned ?? [])]);
+}
 
 export class Pusher {
   private readonly outbox: Outbox;
@@ -85,8 +90,10 @@ export class Pusher {
     private readonly client: RemoteClient,
     /** Checked between entries: true stops the push there (the workspace is closing). */
     private readonly stopped: () => boolean = () => false,
+    /** Crash points for the crash-safety tests (none in normal use). */
+    private readonly faults: SyncFaults = NO_FAULTS,
   ) {
-    this.outbox = new Outbox(services.store);
+    this.outbox = services.outbox;
     this.mirror = new Mirror(services);
   }
 
@@ -96,11 +103,11 @@ export class Pusher {
 
   /** The remote object as the local mirror keeps it (and its base). */
   private remember(resource: string, object: JsonObject): void {
-    if (resource in PULL_PATHS) this.mirror.put1(resource as PulledEndpoint, object);
+    if (isPulled(resource)) this.mirror.put1(resource, object);
   }
 
   private async findByUnique(entry: OutboxEntry): Promise<JsonObject | undefined> {
-    const synced = PUSHED[entry.resource]!;
+    const synced = pushed(entry.resource)!;
     const value = entry.fields[synced.unique];
     if (typeof value !== 'string') return undefined;
     const reply = await this.client.send('GET', `/rest/${synced.path}/`, undefined, { [synced.unique]: value });
@@ -114,11 +121,11 @@ export class Pusher {
     const remotePk = object.pk;
     if (typeof remotePk !== 'number') throw new RemoteError('network', 'the central server created an object without a pk');
     this.write(() => {
-      rekey(this.services, entry.resource, entry.pk, remotePk);
+      rekey(this.services.store, entry.resource, entry.pk, remotePk);
       this.remember(entry.resource, object);
       this.outbox.remove(entry.seq);
     });
-    crashPoint('after-commit');
+    this.faults('after-commit');
   }
 
   private park(entry: OutboxEntry, message: string): void {
@@ -138,9 +145,9 @@ export class Pusher {
     } else {
       this.write(() => this.outbox.change(entry.seq, { state: 'sending', attempts: entry.attempts + 1 }));
     }
-    crashPoint('before-send');
+    this.faults('before-send');
     const reply = await this.client.send('POST', path, { ...entry.fields, ...(entry.comment === null ? {} : { comment: entry.comment }) });
-    crashPoint('after-response');
+    this.faults('after-response');
     if (reply.status === 201 && reply.body && typeof reply.body === 'object' && !Array.isArray(reply.body)) {
       this.created(entry, reply.body);
       return 'done';
@@ -167,9 +174,9 @@ export class Pusher {
     const { patch, conflicts } = mergeFields(entry.fields, entry.base, theirs);
     let latest: JsonObject = theirs;
     if (Object.keys(patch).length > 0) {
-      crashPoint('before-send');
+      this.faults('before-send');
       const reply = await this.client.send('PATCH', path, { ...patch, ...(entry.comment === null ? {} : { comment: entry.comment }) });
-      crashPoint('after-response');
+      this.faults('after-response');
       if (reply.status >= 400 && reply.status < 500) {
         this.park(entry, refusal(reply));
         return 'parked';
@@ -194,7 +201,7 @@ export class Pusher {
       }
       this.remember(entry.resource, latest);
     });
-    crashPoint('after-commit');
+    this.faults('after-commit');
     return conflicting.length === 0 ? 'done' : 'conflict';
   }
 
@@ -204,9 +211,9 @@ export class Pusher {
     if (current.status === 404) {
       this.write(() => {
         this.outbox.remove(entry.seq);
-        this.services.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(entry.resource, entry.pk);
+        this.services.syncBases.drop(entry.resource, entry.pk);
       });
-      crashPoint('after-commit');
+      this.faults('after-commit');
       return 'done';
     }
     if (current.status === 200 && current.body && typeof current.body === 'object' && !Array.isArray(current.body)) {
@@ -214,8 +221,9 @@ export class Pusher {
       // conflict, not a silent loss.
       const theirs = current.body;
       const changed: JsonObject = {};
+      const ignored = ignoredInDeleteCheck(entry.resource);
       for (const [field, was] of Object.entries(entry.base)) {
-        if (IGNORED_IN_DELETE_CHECK.has(field) || !(field in theirs)) continue;
+        if (ignored.has(field) || !(field in theirs)) continue;
         if (!sameValue(pushValue(field, theirs[field]), pushValue(field, was))) changed[field] = theirs[field] ?? null;
       }
       if (Object.keys(changed).length > 0) {
@@ -226,15 +234,15 @@ export class Pusher {
         return 'conflict';
       }
     }
-    crashPoint('before-send');
+    this.faults('before-send');
     const reply = await this.client.send('DELETE', path, entry.comment === null ? undefined : { comment: entry.comment });
-    crashPoint('after-response');
+    this.faults('after-response');
     if (reply.status === 204 || reply.status === 404) {
       this.write(() => {
         this.outbox.remove(entry.seq);
-        this.services.store.prepare('DELETE FROM sync_base WHERE resource = ? AND pk = ?').run(entry.resource, entry.pk);
+        this.services.syncBases.drop(entry.resource, entry.pk);
       });
-      crashPoint('after-commit');
+      this.faults('after-commit');
       return 'done';
     }
     if (reply.status >= 400 && reply.status < 500) {

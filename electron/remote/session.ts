@@ -5,7 +5,7 @@
  * refused (until it is changed or the user asks).
  */
 import { nextSyncDelay, PUSH_DELAY_MS, type SyncOutcome } from '../../shared/sync/schedule';
-import type { Services } from '../server/services';
+import type { Services } from '../server/store/services';
 import { RemoteClient, type ClientOptions, type RemoteConfig } from './client';
 import type { SyncReport } from '../../shared/app/sync';
 import { SyncEngine, type EngineOptions } from './engine';

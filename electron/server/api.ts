@@ -6,14 +6,16 @@ import { MESSAGES } from '../../shared/api/messages';
 import { allEndpoints } from './handlers/registry';
 import { apiRoot } from './handlers/root';
 import type { ApiRequest, ApiResponse } from './http/types';
-import { createRouter, jsonResponse } from './routing/router';
-import type { Services } from './services';
+import { jsonResponse } from './http/responses';
+import { createRouter } from './routing/router';
+import type { Services } from './store/services';
+import { browsableRenderer } from './views/browsable';
 import { pages } from './views/pages';
 
 export type Api = (req: ApiRequest) => ApiResponse | Promise<ApiResponse>;
 
 export function createApi(services: Services): Api {
-  const router = createRouter({ services, endpoints: allEndpoints(services), root: apiRoot });
+  const router = createRouter({ services, endpoints: allEndpoints(services), root: apiRoot, html: browsableRenderer });
   const pageRoutes = pages(services);
   return (req) => {
     const routed = router(req);

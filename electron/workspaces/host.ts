@@ -5,14 +5,13 @@
  * Plain Node: `outpost serve` and the desktop app's server process both run it.
  */
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
 import { newTokenKey } from '../server/store/users';
 import { openDatabase, type OpenOptions } from '../server/store/database';
-import { openWorkspace, type OpenedWorkspace } from '../server/openWorkspace';
-import type { Instance } from '../server/services';
+import { openWorkspace, type OpenedWorkspace } from './openWorkspace';
+import type { Instance } from '../server/store/services';
 import { fileSecrets, Remotes, type SecretStore } from '../remote/remotes';
 import { RemoteSession, type SessionOptions } from '../remote/session';
-import { boundRemote } from '../server/openWorkspace';
+import { bindRemote, boundRemoteOf } from '../server/store/syncMeta';
 import { checkBundle, exportBundle, importBundle, type WorkspaceBundle } from './bundle';
 import {
   DEFAULT_WORKSPACE,
@@ -88,7 +87,7 @@ export class WorkspaceHost {
 
   /** The link of an opened bound workspace to its central server (undefined: standalone). */
   private link(opened: OpenedWorkspace): RemoteSession | UnlinkedRemote | undefined {
-    const name = boundRemote(opened.services.store.db);
+    const name = opened.services.boundRemote();
     if (name === undefined) return undefined;
     const config = this.remotes.get(name);
     if (!config) return { name, problem: `the remote "${name}" is not configured in this data folder; add it (outpost remote add ${name} URL --token T)` };
@@ -212,17 +211,12 @@ export class WorkspaceHost {
   /** The remote a workspace is bound to, read without opening it for writing. */
   private bindingOf(name: string): { remote?: string } {
     if (name === this.currentName) {
-      const remote = boundRemote(this.opened.services.store.db);
+      const remote = this.opened.services.boundRemote();
       return remote === undefined ? {} : { remote };
     }
     try {
-      const db = new Database(workspaceFile(this.dataDir, name), { readonly: true, fileMustExist: true, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) });
-      try {
-        const remote = boundRemote(db);
-        return remote === undefined ? {} : { remote };
-      } finally {
-        db.close();
-      }
+      const remote = boundRemoteOf(workspaceFile(this.dataDir, name), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+      return remote === undefined ? {} : { remote };
     } catch {
       // A database from an older Outpost (no sync tables yet) or another problem: shown as standalone.
       return {};
@@ -238,7 +232,7 @@ export class WorkspaceHost {
     const db = openDatabase(workspaceFile(this.dataDir, checked), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
     try {
       if (remote) {
-        db.prepare("INSERT INTO sync_meta (key, value) VALUES ('remote', ?), ('remote_url', ?)").run(remote.name, remote.url);
+        bindRemote(db, remote);
       }
     } finally {
       db.close();
@@ -290,7 +284,7 @@ export class WorkspaceHost {
 
   exportBundle(name: string): WorkspaceBundle {
     const checked = this.known(name);
-    if (checked === this.currentName) return exportBundle(this.opened.services.store.db, checked);
+    // A second connection reads the last committed state (WAL), the open workspace's too.
     const db = openDatabase(workspaceFile(this.dataDir, checked), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
     try {
       return exportBundle(db, checked);

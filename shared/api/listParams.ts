@@ -185,10 +185,16 @@ export function parseListQuery(resource: Resource, pairs: QueryPairs): ListQuery
   };
 }
 
-/** The 1-based page to serve, or an ApiError 404 `Invalid page.` */
-export function resolvePage(page: PageRequest, count: number, pageSize: number): number {
+/** The 1-based page to serve, or undefined past the end (or for a page that is not a number). */
+export function pageNumber(page: PageRequest, count: number, pageSize: number): number | undefined {
   const pages = Math.max(1, Math.ceil(count / pageSize));
   const n = page === 'last' ? pages : page;
-  if (n === 'invalid' || n < 1 || n > pages) throw ApiError.detail(404, MESSAGES.invalidPage);
+  return n === 'invalid' || n < 1 || n > pages ? undefined : n;
+}
+
+/** The 1-based page to serve, or an ApiError 404 `Invalid page.` */
+export function resolvePage(page: PageRequest, count: number, pageSize: number): number {
+  const n = pageNumber(page, count, pageSize);
+  if (n === undefined) throw ApiError.detail(404, MESSAGES.invalidPage);
   return n;
 }

@@ -41,4 +41,6 @@ export const user = defineResource({
   unique: { field: 'username', message: 'A user with that username already exists.' },
   display: 'username',
   history: { kind: 'user', keys: { create: 'new_user', edit: 'other_user', delete: 'old_user' } },
+  // The password's hash is kept, never shown; is_superuser marks the data folder's own superuser.
+  storage: { table: 'user', internal: ['password', 'is_superuser'] },
 });

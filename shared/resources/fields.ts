@@ -62,6 +62,8 @@ export interface RefField extends FieldCommon {
 export interface RefListField extends FieldCommon {
   readonly kind: 'refList';
   readonly target: string;
+  /** The join table holding the list: its column naming the owner and the one naming the target. */
+  readonly through: { readonly table: string; readonly owner: string; readonly target: string };
 }
 
 /** Interfaces and protocols: a list of `{name, <flag>}` owned by the object, replaced by name. */
@@ -69,6 +71,8 @@ export interface ItemsField extends FieldCommon {
   readonly kind: 'items';
   readonly flag: 'active' | 'detection';
   readonly flagLabel: string;
+  /** The table holding the items, one row each, with the owner's pk in its owner column. */
+  readonly table: string;
   readonly nameMaxLength: number;
 }
 

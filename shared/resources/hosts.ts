@@ -34,4 +34,8 @@ export const hostId = defineResource({
   ordering: ['ip', 'hits', 'host_id.first_seen', 'host_id.last_seen', ...HOST_LISTS.map((list) => `host_id.${list}_count`)],
   defaultOrdering: ['-host_id.last_seen'],
   display: 'ip',
+  // The identity is kept whole as JSON (`data`); copies of some of its values serve filters,
+  // ordering and search.
+  storage: { table: 'host_id', computed: ['host_id'], internal: ['pk', 'first_seen', 'last_seen', 'hostnames', 'data'] },
+  sync: { pull: { order: 8, query: { ordering: 'ip' }, key: 'ip' } },
 });

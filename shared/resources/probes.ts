@@ -30,8 +30,8 @@ const inheritable: Record<InheritableName, FieldSpec> = {
   ntp_server: field.text(255),
   dns_server: field.text(255),
   timezone: field.string(64, { default: 'UTC' }),
-  interfaces: { kind: 'items', flag: 'active', flagLabel: 'Active', nameMaxLength: 32, default: [] },
-  protocols: { kind: 'items', flag: 'detection', flagLabel: 'Detection', nameMaxLength: 32, default: [] },
+  interfaces: { kind: 'items', flag: 'active', flagLabel: 'Active', nameMaxLength: 32, table: 'network_interface', default: [] },
+  protocols: { kind: 'items', flag: 'detection', flagLabel: 'Detection', nameMaxLength: 32, table: 'protocol', default: [] },
 };
 
 const inheritance: Record<string, FieldSpec> = {
@@ -63,6 +63,8 @@ export const vendorProbeTemplate = defineResource({
   unique: { field: 'name', message: 'vendor probe template with this name already exists.' },
   display: 'name',
   history: { kind: 'template' },
+  storage: { table: 'vendor_probe_template', computed: ['interfaces', 'protocols'], itemOwner: 'template' },
+  sync: { push: 'writes', pull: { order: 4, query: { ordering: 'pk' } } },
 });
 
 const address = field.string(255, { required: true, format: 'address' });
@@ -95,6 +97,14 @@ export const vendorProbe = defineResource({
   unique: { field: 'name', message: 'vendor probe with this name already exists.' },
   display: 'name',
   history: { kind: 'appliance' },
+  storage: {
+    table: 'appliance',
+    scope: { column: 'type', value: 'vendor' },
+    computed: ['interfaces', 'protocols', 'vendordevice_id'],
+    fts: 'appliance_search',
+    itemOwner: 'probe',
+  },
+  sync: { push: 'writes', pull: { order: 5, query: { ordering: 'pk' } }, remoteOwned: ['version', 'vendordevice_id'] },
 });
 
 export const engineProbe = defineResource({
@@ -124,6 +134,8 @@ export const engineProbe = defineResource({
   unique: { field: 'name', message: 'engine probe with this name already exists.' },
   display: 'name',
   history: { kind: 'appliance' },
+  storage: { table: 'appliance', scope: { column: 'type', value: 'engine' }, fts: 'appliance_search' },
+  sync: { push: 'writes', pull: { order: 6, query: { ordering: 'pk' } }, remoteOwned: ['version'] },
 });
 
 export const APPLIANCE_TYPES = ['vendor', 'engine'] as const;
@@ -152,6 +164,7 @@ export const appliances = defineResource({
   ordering: ['pk', 'name', 'type', 'address', 'location', 'created', 'updated'],
   defaultOrdering: ['name'],
   display: 'name',
+  storage: { table: 'appliance', fts: 'appliance_search' },
 });
 
 export const DEVICE_KINDS = ['central', 'probe'] as const;
@@ -175,6 +188,9 @@ export const vendorDevice = defineResource({
   ordering: ['pk', 'name', 'kind'],
   defaultOrdering: ['pk'],
   display: 'name',
+  storage: { table: 'vendor_device' },
+  // Each probe's device comes with its probe: the pull asks for the central server's only.
+  sync: { pull: { order: 1, query: { ordering: 'pk', kind: 'central' } } },
 });
 
 export const networkInterface = defineResource({
@@ -197,6 +213,8 @@ export const networkInterface = defineResource({
   defaultOrdering: ['pk'],
   display: 'name',
   history: { kind: 'network_interface' },
+  storage: { table: 'network_interface' },
+  sync: { push: 'deletes' },
 });
 
 export function inheritableField(name: InheritableName): Field {

@@ -31,6 +31,47 @@ export interface Resource {
   readonly display: string;
   /** History action types `<verb>_<kind>`; `keys` names the ua_objects key per verb. */
   readonly history?: { readonly kind: string; readonly keys?: Readonly<Record<Verb, string>> };
+  /** Where the objects are kept (as a Django model owns its table). */
+  readonly storage: Storage;
+  /** How the objects travel between a bound workspace and its central server (app.md §3). */
+  readonly sync?: SyncSpec;
+}
+
+/**
+ * The SQLite table behind a resource. Every declared field that is neither computed nor
+ * write-only is a column of `table`, converted by its kind (electron/server/store/columns.ts);
+ * the schema test checks the live schema against these declarations.
+ */
+export interface Storage {
+  readonly table: string;
+  /** Rows of this resource within a shared table: `type = 'vendor'`. */
+  readonly scope?: { readonly column: string; readonly value: string };
+  /** Declared fields with no column of their own (the endpoint fills them in). */
+  readonly computed?: readonly string[];
+  /** FTS5 table indexing the table's rows by rowid = pk over the `search` fields. */
+  readonly fts?: string;
+  /** Column naming this resource's objects in the tables of its `items` fields. */
+  readonly itemOwner?: string;
+  /** Columns of the table that no field of this resource shows (secrets, copies for indexes). */
+  readonly internal?: readonly string[];
+}
+
+export interface SyncSpec {
+  /**
+   * Local changes recorded in the outbox and pushed: every write (found again after a lost
+   * answer by the resource's `unique` field), or deletes only (interfaces).
+   */
+  readonly push?: 'writes' | 'deletes';
+  /** Mirrored by a pull: its place in the pull (what an object refers to comes first) and query. */
+  readonly pull?: {
+    readonly order: number;
+    /** What the pull asks besides the page: an order that stays put while the list is read. */
+    readonly query: Readonly<Record<string, string>>;
+    /** The field identifying an object across servers (`pk` unless told). */
+    readonly key?: string;
+  };
+  /** Fields the central server changes on its own: deleting an object does not conflict on them. */
+  readonly remoteOwned?: readonly string[];
 }
 
 export type FieldSpec = Field extends infer F ? (F extends Field ? Omit<F, 'label'> & { label?: string } : never) : never;
@@ -57,6 +98,10 @@ export function defineResource(resource: Resource): Resource {
       }
     }
   }
+  for (const name of resource.storage.computed ?? []) {
+    if (!(name in resource.fields)) throw new Error(`${resource.name}: computed field "${name}" is not declared`);
+  }
+  if (resource.sync?.push === 'writes' && !resource.unique) throw new Error(`${resource.name}: a pushed resource needs a unique field`);
   return resource;
 }
 

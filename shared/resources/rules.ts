@@ -11,7 +11,7 @@ export const ruleset = defineResource({
     descr: field.text(1000),
     created_date: field.datetime(),
     updated_date: field.datetime(),
-    sources: { kind: 'refList', target: 'source', default: [] },
+    sources: { kind: 'refList', target: 'source', through: { table: 'ruleset_source', owner: 'ruleset', target: 'source' }, default: [] },
     rules_count: { kind: 'integer', readOnly: true },
     comment: field.comment(),
   }),
@@ -23,6 +23,8 @@ export const ruleset = defineResource({
   unique: { field: 'name', message: 'ruleset with this name already exists.' },
   display: 'name',
   history: { kind: 'ruleset' },
+  storage: { table: 'ruleset', computed: ['sources'] },
+  sync: { push: 'writes', pull: { order: 3, query: { ordering: 'pk' } }, remoteOwned: ['rules_count'] },
 });
 
 export const source = defineResource({
@@ -49,6 +51,8 @@ export const source = defineResource({
   unique: { field: 'name', message: 'source with this name already exists.' },
   display: 'name',
   history: { kind: 'source' },
+  storage: { table: 'source' },
+  sync: { push: 'writes', pull: { order: 2, query: { ordering: 'pk' } }, remoteOwned: ['version'] },
 });
 
 /** api.md §5: action_type → [title, description_raw]. */
@@ -102,4 +106,7 @@ export const history = defineResource({
   ordering: ['pk', 'date', 'username', 'action_type', 'client_ip'],
   defaultOrdering: ['-pk'],
   display: 'action_type',
+  storage: { table: 'user_action', computed: ['title', 'description', 'description_raw'] },
+  // The central server's history is mirrored beside the local one (remote_user_action), newest first.
+  sync: { pull: { order: 9, query: { ordering: '-pk' } } },
 });

@@ -29,4 +29,6 @@ export const threat = defineResource({
   ordering: ['pk', 'name', 'criticity', 'creation_date'],
   defaultOrdering: ['pk'],
   display: 'name',
+  storage: { table: 'threat' },
+  sync: { pull: { order: 7, query: { ordering: 'pk' } } },
 });

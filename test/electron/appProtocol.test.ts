@@ -18,7 +18,7 @@ import {
   registerAppScheme,
 } from '../../electron/main/appProtocol';
 import type { ServerEndpoint } from '../../electron/main/serverMessages';
-import { APP_CSP } from '../../electron/server/app/staticFiles';
+import { APP_CSP } from '../../electron/app/staticFiles';
 import { ADMIN_TOKEN, startAppServer, type TestAppServer } from '../helpers/server';
 
 let dir: string;

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { listen } from '../../electron/server/http/nodeAdapter';
 import type { TlsMaterial } from '../../electron/server/http/tls';
-import { createAppHandler } from '../../electron/server/app/appHandler';
-import { openWorkspace, type OpenedWorkspace } from '../../electron/server/openWorkspace';
+import { createAppHandler } from '../../electron/app/appHandler';
+import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import { WorkspaceHost } from '../../electron/workspaces/host';
 import { Client } from './http';
 
@@ -44,7 +44,7 @@ export async function startServer(options: { tls?: TlsMaterial; dir?: string } =
 export function addUser(server: TestServer, username: string, role: 'Superuser' | 'Admin' | 'Read-only', token: string, active = true): Client {
   const { services } = server.workspace;
   services.store.write(() => {
-    services.store
+    services.store.db
       .prepare('INSERT INTO user (username, password, role, is_active, date_joined) VALUES (?, ?, ?, ?, ?)')
       .run(username, '', role, active ? 1 : 0, services.store.now());
   });

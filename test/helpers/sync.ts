@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { SyncOptions } from '../../electron/remote/engine';
 import type { SyncReport } from '../../shared/app/sync';
 import { RemoteSession, type SessionOptions } from '../../electron/remote/session';
-import { createAppHandler } from '../../electron/server/app/appHandler';
+import { createAppHandler } from '../../electron/app/appHandler';
 import { listen } from '../../electron/server/http/nodeAdapter';
 import { WorkspaceHost } from '../../electron/workspaces/host';
 import { Client } from './http';

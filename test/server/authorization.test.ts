@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RESOURCES } from '../../shared/resources';
-import { APP_ROUTE_RULES } from '../../electron/server/app/appPermissions';
+import { APP_ROUTES, appRoleFor, matchAppRoute } from '../../shared/app/routes';
 import type { Client } from '../helpers/http';
 import { startAppServer, ADMIN_TOKEN, type TestAppServer } from '../helpers/server';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   app = await startAppServer();
   const { services } = app.host.current();
   services.store.write(() => {
-    services.store
+    services.store.db
       .prepare("INSERT INTO user (username, password, role, is_active, date_joined) VALUES ('viewer', '', 'Read-only', 1, ?)")
       .run(services.store.now());
   });
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /** Every /app/ route, with a body that changes nothing when the call is allowed (unknown names). */
-const APP_ROUTES: readonly [method: string, path: string, body?: unknown][] = [
+const APP_CALLS: readonly [method: string, path: string, body?: unknown][] = [
   ['GET', '/app/status'],
   ['GET', '/app/central-link?ip=10.0.0.1'],
   ['GET', '/app/workspaces'],
@@ -56,16 +56,23 @@ const APP_ROUTES: readonly [method: string, path: string, body?: unknown][] = [
 /** What the rule table grants a read-only user. */
 function readOnlyMay(method: string, path: string): boolean {
   const segments = new URL(path, 'http://x').pathname.split('/').slice(2).filter((s) => s !== '');
-  return APP_ROUTE_RULES.some((rule) => rule.role === 'any' && rule.path.test(segments.join('/')) && rule.methods.includes(method));
+  return appRoleFor(method, segments) === 'any';
 }
+
+test('the list above covers every route of the /app/ table (shared/app/routes.ts)', () => {
+  const covered = new Set(
+    APP_CALLS.map(([method, path]) => matchAppRoute(method, new URL(path, 'http://x').pathname.split('/').slice(2).filter((s) => s !== ''))?.name),
+  );
+  expect([...covered].sort()).toEqual(Object.keys(APP_ROUTES).sort());
+});
 
 describe('/app/: the role matrix', () => {
   test('the rule table lets a read-only user read its status and a host link, nothing else', () => {
-    const granted = APP_ROUTES.filter(([method, path]) => readOnlyMay(method, path)).map(([method, path]) => `${method} ${path}`);
+    const granted = APP_CALLS.filter(([method, path]) => readOnlyMay(method, path)).map(([method, path]) => `${method} ${path}`);
     expect(granted).toEqual(['GET /app/status', 'GET /app/central-link?ip=10.0.0.1']);
   });
 
-  test.each(APP_ROUTES)('%s %s: anonymous 403, read-only as the table says, managers past the permission check', async (method, path, body) => {
+  test.each(APP_CALLS)('%s %s: anonymous 403, read-only as the table says, managers past the permission check', async (method, path, body) => {
     const call = (client: Client) => client.send(method, path, body === undefined ? {} : { json: body });
     expect((await call(anonymous)).status).toBe(403);
     const asViewer = await call(viewer);

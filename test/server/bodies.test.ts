@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BODY_LIMITS } from '../../electron/server/app/bodyPolicy';
+import { BODY_LIMITS } from '../../electron/app/bodyPolicy';
 import { withEntries, type WorkerMessage } from '../../electron/server/http/bodyWorkerMessages';
 import { runImportJob, type ImportJob } from '../../electron/server/http/importJob';
 import { bodyWorkerCode, WORKER_BUNDLE } from '../../electron/server/http/workerSource';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   admin = server.api;
   const { services } = server.host.current();
   services.store.write(() => {
-    services.store
+    services.store.db
       .prepare('INSERT INTO user (username, password, role, is_active, date_joined) VALUES (?, ?, ?, ?, ?)')
       .run('viewer', '', 'Read-only', 1, services.store.now());
   });

@@ -283,7 +283,7 @@ describe('a session authenticates API requests', () => {
     await browser.logIn({ token: ADMIN_TOKEN });
     expect((await browser.send('GET', '/rest/rules/source/')).status).toBe(200);
     const { store } = server.workspace.services;
-    store.write(() => store.prepare('UPDATE session SET expires = ?').run(Math.floor(Date.now() / 1000) - 1));
+    store.write(() => store.db.prepare('UPDATE session SET expires = ?').run(Math.floor(Date.now() / 1000) - 1));
     const expired = await browser.send('GET', '/rest/rules/source/');
     expect(expired.status).toBe(403);
     expect(expired.json()).toEqual({ detail: 'Authentication credentials were not provided.' });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createAppHandler } from '../../electron/server/app/appHandler';
+import { createAppHandler } from '../../electron/app/appHandler';
 import { listen, type RunningServer } from '../../electron/server/http/nodeAdapter';
 import { LATEST_VERSION } from '../../electron/server/store/migrations';
 import { checkPassword } from '../../electron/server/store/users';

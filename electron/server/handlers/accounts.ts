@@ -8,8 +8,8 @@ import { requireObject, validateComment } from '../../../shared/api/validate';
 import { ok } from '../http/types';
 import { field, fields } from '../../../shared/resources';
 import type { Endpoint, RequestContext } from '../routing/endpoint';
-import type { ActionWithForm } from '../views/metadata';
-import type { Services } from '../services';
+import type { ActionWithForm } from '../routing/metadata';
+import type { Services } from '../store/services';
 import type { Row } from '../store/table';
 import { checkPassword, hashPassword, isManager, type UserRecord } from '../store/users';
 import { clientIp, insertWithTimes, lookupPk, modelEndpoint, updateWithTimes } from './model';
@@ -131,7 +131,7 @@ export function userEndpoint(services: Services): Endpoint {
             if (user.pk === ctx.user.pk && user.password !== '' && !checkPassword(old ?? '', user.password)) {
               throw ApiError.validation({ old_password: [MESSAGES.wrongPassword] });
             }
-            services.store.prepare('UPDATE user SET password = ? WHERE pk = ?').run(hashPassword(fresh!), user.pk);
+            services.users.setPassword(user.pk, fresh!);
             logUser(ctx, 'edit_user_password', user, comment);
           });
           return ok({ password: 'updated' });

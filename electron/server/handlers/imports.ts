@@ -13,7 +13,7 @@ import { queryGet } from '../../../shared/api/queryString';
 import type { JsonValue } from '../../../shared/resources';
 import { created, type ApiRequest, type Result } from '../http/types';
 import type { RequestContext } from '../routing/endpoint';
-import type { Services } from '../services';
+import type { Services } from '../store/services';
 import type { UserRecord } from '../store/users';
 import { clientIp } from './model';
 

@@ -106,7 +106,7 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
     const texts = new Map<number, RenderedJson>();
     const misses: number[] = [];
     for (const pk of pks) {
-      const text = fresh ? undefined : table.rendered.get(pk);
+      const text = fresh ? undefined : (table.rendered.get(pk) as RenderedJson | undefined);
       if (text === undefined) misses.push(pk);
       else texts.set(pk, text);
     }
@@ -167,6 +167,7 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
 
   const list: Handler = (ctx) => {
     const page = table.pkPage(parseListQuery(resource, ctx.query));
+    if (!page) throw ApiError.detail(404, MESSAGES.invalidPage);
     return ok(paginatedRendered(ctx, page, show(ctx, page.pks)));
   };
 

@@ -19,10 +19,11 @@ import { requireObject, validateComment, type ValidatedWrite } from '../../../sh
 import { INHERITABLE, type InheritableName } from '../../../shared/resources';
 import { noContent } from '../http/types';
 import type { Endpoint, RequestContext } from '../routing/endpoint';
-import type { Services } from '../services';
+import type { Services } from '../store/services';
 import { Owners, scalarKey, type OwnerKind, type OwnerRef } from '../store/owners';
 import { int, intOrNull, text } from '../store/rows';
-import { toSql, type Row, type Table } from '../store/table';
+import { toSql } from '../store/columns';
+import type { Row, Table } from '../store/table';
 import { clientIp, insertWithTimes, lookupPk, modelEndpoint, updateWithTimes, type ModelHooks } from './model';
 
 const FLAG = { interfaces: 'active', protocols: 'detection' } as const;
@@ -141,11 +142,8 @@ export function vendorProbeEndpoint(services: Services, owners: Owners): Endpoin
   const { store } = services;
   const hooks = inheritableHooks(services, owners, 'probe', table, {
     fragments: (_ctx, pks) => {
-      const devices = store
-        .prepare('SELECT probe, pk FROM vendor_device WHERE probe IN (SELECT value FROM json_each(?))')
-        .raw()
-        .all(JSON.stringify(pks)) as [number, number][];
-      return { vendordevice_id: new Map(devices.map(([probe, pk]) => [probe, String(pk)])) };
+      const devices = services.devices.ofProbes(pks);
+      return { vendordevice_id: new Map([...devices].map(([probe, pk]) => [probe, String(pk)])) };
     },
   });
   return modelEndpoint({
@@ -155,15 +153,13 @@ export function vendorProbeEndpoint(services: Services, owners: Owners): Endpoin
       insert: (ctx, write) => {
         const pk = hooks.insert!(ctx, write);
         const device = deviceOf(services, pk);
-        store
-          .prepare("INSERT INTO vendor_device (pk, kind, name, address, probe, version) VALUES (?, 'probe', ?, ?, ?, ?)")
-          .run(store.localPk?.() ?? null, device.name, device.address, pk, device.version);
+        services.devices.addForProbe(pk, device, store.localPk?.() ?? null);
         return pk;
       },
       change: (ctx, pk, write, existing) => {
         hooks.change!(ctx, pk, write, existing);
         const device = deviceOf(services, pk);
-        store.prepare('UPDATE vendor_device SET name = ?, address = ?, version = ? WHERE probe = ?').run(device.name, device.address, device.version, pk);
+        services.devices.updateForProbe(pk, device);
       },
     },
   });

@@ -1,5 +1,5 @@
 import type { Endpoint } from '../routing/endpoint';
-import type { Services } from '../services';
+import type { Services } from '../store/services';
 import { userEndpoint } from './accounts';
 import { probeEndpoints } from './probes';
 import { hostIdEndpoint } from './hosts';

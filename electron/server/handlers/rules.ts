@@ -3,7 +3,7 @@ import { parseListQuery } from '../../../shared/api/listParams';
 import { ACTIONS } from '../../../shared/resources';
 import { ok } from '../http/types';
 import type { Endpoint } from '../routing/endpoint';
-import type { Services } from '../services';
+import type { Services } from '../store/services';
 import type { Row } from '../store/table';
 import { insertWithTimes, lookupPk, modelEndpoint, updateWithTimes } from './model';
 import { paginated } from './pagination';
@@ -16,22 +16,12 @@ export function sourceEndpoint(services: Services): Endpoint {
 
 export function rulesetEndpoint(services: Services): Endpoint {
   const table = services.tables.ruleset;
-  const { store } = services;
-  const setSources = (pk: number, sources: readonly number[]) => {
-    store.prepare('DELETE FROM ruleset_source WHERE ruleset = ?').run(pk);
-    const insert = store.prepare('INSERT INTO ruleset_source (ruleset, source) VALUES (?, ?)');
-    for (const source of sources) insert.run(pk, source);
-  };
+  const setSources = (pk: number, sources: readonly number[]) => services.rulesetSources.set(pk, sources);
   return modelEndpoint({
     table,
     hooks: {
       fragments: (_ctx, pks) => {
-        const links = store
-          .prepare('SELECT ruleset, source FROM ruleset_source WHERE ruleset IN (SELECT value FROM json_each(?)) ORDER BY source')
-          .raw()
-          .all(JSON.stringify(pks)) as [number, number][];
-        const sources = new Map<number, number[]>(pks.map((pk) => [pk, []]));
-        for (const [ruleset, source] of links) sources.get(ruleset)?.push(source);
+        const sources = services.rulesetSources.of(pks);
         return { sources: new Map([...sources].map(([pk, list]) => [pk, `[${list.join(',')}]`])) };
       },
       insert: (ctx, write) => {
@@ -56,6 +46,7 @@ export function historyEndpoint(services: Services): Endpoint {
       const query = parseListQuery(table.resource, ctx.query);
       // api.md §5: `-date` is always the last ordering term.
       const page = table.list({ ...query, ordering: [...query.ordering, { field: 'date', descending: true }] });
+      if (!page) throw ApiError.detail(404, MESSAGES.invalidPage);
       return ok(paginated(ctx, page, page.rows.map(toJson)));
     },
     retrieve: (_ctx, id) => {

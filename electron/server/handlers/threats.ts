@@ -1,7 +1,7 @@
 /** api.md §6 threats: read-only here (list, detail), filled by `import/` and by the sync. */
 import { checkThreatImport, type ThreatValues } from '../../../shared/api/imports';
 import type { Endpoint } from '../routing/endpoint';
-import type { Services } from '../services';
+import type { Services } from '../store/services';
 import { importHandler, type ImportKind } from './imports';
 import { modelEndpoint } from './model';
 

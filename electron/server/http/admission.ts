@@ -16,8 +16,8 @@ export type RequestHead = Omit<ApiRequest, 'body' | 'prepared'>;
 export type Admission =
   /** Answered from the head: the body is never read, and the connection is closed after the answer. */
   | { readonly answer: ApiResponse | Promise<ApiResponse> }
-  /** Read the body, at most `limit` bytes (413 beyond), then `prepare` the request before the handler. */
-  | { readonly limit: number; readonly prepare?: (req: ApiRequest) => Promise<ApiRequest> };
+  /** Read the body, at most `limit` bytes (413 beyond), then `parse` it (off the main thread) before the handler. */
+  | { readonly limit: number; readonly parse?: (req: ApiRequest) => Promise<ApiRequest> };
 
 export type Admit = (head: RequestHead) => Admission;
 

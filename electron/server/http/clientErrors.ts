@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { SECURITY_HEADERS } from '../routing/router';
+import { SECURITY_HEADERS } from './responses';
 import { LINGER_MS } from './admission';
 
 interface ParserError extends Error {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { unquotePath } from '../../../shared/api/queryString';
 import { MESSAGES } from '../../../shared/api/messages';
-import { jsonResponse } from '../routing/router';
+import { jsonResponse } from './responses';
 import { closeGentlyAfterAnswer, hasBody, readBody, type Admission, type Admit, type RequestHead } from './admission';
 import { answerClientErrors } from './clientErrors';
 import { allowedHosts, hostAllowed } from './hostGuard';
@@ -137,7 +137,7 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
           return;
         }
         request = { ...head, body };
-        if (admission.prepare) request = await admission.prepare(request);
+        if (admission.parse) request = await admission.parse(request);
       }
       const answer = handler(request);
       await send(res, answer instanceof Promise ? await answer : answer);

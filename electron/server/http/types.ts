@@ -58,3 +58,6 @@ export function withoutBody(response: ApiResponse): ApiResponse {
 export const ok = (body: Body): Result => ({ status: 200, body });
 export const created = (body: Body): Result => ({ status: 201, body });
 export const noContent = (): Result => ({ status: 204, body: null });
+
+/** A route outside `/rest/`: answers the request, or undefined when the path is not its own. */
+export type PageRoute = (req: ApiRequest) => ApiResponse | undefined;

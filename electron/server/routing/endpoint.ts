@@ -5,7 +5,7 @@
 import type { QueryPairs } from '../../../shared/api/queryString';
 import type { JsonValue, Resource } from '../../../shared/resources';
 import type { ApiRequest, Result } from '../http/types';
-import type { Services } from '../services';
+import type { Services } from '../store/services';
 import type { UserRecord } from '../store/users';
 
 export interface RequestContext {

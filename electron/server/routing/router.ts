@@ -4,25 +4,20 @@
  * endpoint's handler, and renders the result as JSON or as the browsable HTML page.
  */
 import { ApiError } from '../../../shared/api/errors';
-import { bodyValue, renderBody, type Body, type RenderedJson } from '../http/jsonBody';
+import { bodyValue } from '../http/jsonBody';
+import { jsonResponse, originOf, SECURITY_HEADERS } from '../http/responses';
 import { MESSAGES, message } from '../../../shared/api/messages';
-import { parseQuery, queryGet } from '../../../shared/api/queryString';
+import { parseQuery, queryGet, type QueryPairs } from '../../../shared/api/queryString';
 import type { JsonValue } from '../../../shared/resources';
 import { parseBody } from '../http/body';
 import { withoutBody, type ApiRequest, type ApiResponse, type Result } from '../http/types';
-import type { Services } from '../services';
+import type { Services } from '../store/services';
 import { isManager, type UserRecord } from '../store/users';
-import { browsableHeaders, newNonce, renderBrowsable } from '../views/browsable';
-import { actionForm, metadata } from '../views/metadata';
+import { actionForm, metadata } from './metadata';
 import { authenticate, isSafeMethod, type Authenticated } from './auth';
 import { DETAIL_METHODS, LIST_METHODS, type Action, type Endpoint, type Handler, type RequestContext } from './endpoint';
 import { negotiate, type Negotiated } from './negotiation';
 
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'same-origin',
-};
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const KNOWN_METHODS = new Set([...METHOD_ORDER, 'TRACE']);
@@ -133,28 +128,27 @@ export function allowedMethods(route: RouteMatch): string[] {
   return METHOD_ORDER.filter((m) => present.has(m));
 }
 
+/** What the router hands the HTML renderer (the browsable API, views/browsable.ts) for a browser's request. */
+export interface HtmlPage {
+  readonly req: ApiRequest;
+  readonly query: QueryPairs;
+  readonly route: RouteMatch;
+  readonly allowed: readonly string[];
+  readonly status: number;
+  readonly body: JsonValue | null;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly user: UserRecord | undefined;
+  readonly services: Services;
+}
+
+/** The page's HTML and the headers it needs (its Content-Security-Policy). */
+export type HtmlRenderer = (page: HtmlPage) => { readonly html: string; readonly headers: Readonly<Record<string, string>> };
+
 export interface RouterDependencies {
   readonly services: Services;
   readonly endpoints: readonly Endpoint[];
   readonly root: Handler;
-}
-
-export function originOf(req: ApiRequest): string {
-  return `${req.scheme}://${req.headers.host ?? 'localhost'}`;
-}
-
-function rendered(json: RenderedJson): { body: string; bodyLength: number } {
-  return { body: json.text, bodyLength: json.byteLength };
-}
-
-/** A JSON answer with the headers every response carries. */
-export function jsonResponse(status: number, body: Body | null, headers: Record<string, string> = {}, indent?: number): ApiResponse {
-  if (body === null || status === 204) return { status, headers: { ...SECURITY_HEADERS, ...headers }, body: null };
-  return {
-    status,
-    headers: { 'Content-Type': 'application/json', ...SECURITY_HEADERS, ...headers },
-    ...rendered(renderBody(body, indent)),
-  };
+  readonly html: HtmlRenderer;
 }
 
 function permit(route: RouteMatch, method: string, auth: Authenticated | undefined): UserRecord {
@@ -165,7 +159,7 @@ function permit(route: RouteMatch, method: string, auth: Authenticated | undefin
   throw ApiError.detail(403, MESSAGES.permissionDenied);
 }
 
-export function createRouter({ services, endpoints, root }: RouterDependencies): (req: ApiRequest) => ApiResponse | undefined {
+export function createRouter({ services, endpoints, root, html }: RouterDependencies): (req: ApiRequest) => ApiResponse | undefined {
   return (req) => {
     const route = matchApiPath(req.path, endpoints, root);
     if (!route) return undefined;
@@ -198,23 +192,22 @@ export function createRouter({ services, endpoints, root }: RouterDependencies):
     const headers = { ...viewHeaders, ...(result.headers ?? {}) };
     const response =
       negotiated.renderer === 'html'
-        ? htmlResponse(result.status, headers, (nonce) =>
-            renderBrowsable({
-              req, query, route, allowed, status: result.status, body: result.body === null ? null : bodyValue(result.body), headers, user, services, nonce,
-            }),
+        ? htmlResponse(
+            result.status,
+            headers,
+            html({ req, query, route, allowed, status: result.status, body: result.body === null ? null : bodyValue(result.body), headers, user, services }),
           )
         : jsonResponse(result.status, result.body, headers, negotiated.indent);
     return req.method === 'HEAD' ? withoutBody(response) : response;
   };
 }
 
-/** The browsable page, with the Content-Security-Policy whose nonce its inline script and style carry. */
-function htmlResponse(status: number, headers: Record<string, string>, render: (nonce: string) => string): ApiResponse {
-  const nonce = newNonce();
+/** The browsable page, with the headers its renderer asks for (the nonce of its inline script and style). */
+function htmlResponse(status: number, headers: Record<string, string>, page: ReturnType<HtmlRenderer>): ApiResponse {
   return {
     status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', ...SECURITY_HEADERS, ...browsableHeaders(nonce), ...headers },
-    body: render(nonce),
+    headers: { 'Content-Type': 'text/html; charset=utf-8', ...SECURITY_HEADERS, ...page.headers, ...headers },
+    body: page.html,
   };
 }
 

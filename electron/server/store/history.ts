@@ -52,7 +52,7 @@ export class History {
   log(entry: HistoryEntry): number {
     return Number(
       this.store
-        .prepare(
+        .command(
           'INSERT INTO user_action (action_type, date, comment, user, username, client_ip, ua_objects) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
         .run(

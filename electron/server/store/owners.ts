@@ -15,7 +15,8 @@ import {
   type Snapshot,
   type StoredItem,
 } from '../../../shared/api/inheritance';
-import { INHERITABLE, type InheritableName } from '../../../shared/resources';
+import { INHERITABLE, vendorProbe, vendorProbeTemplate, type InheritableName, type Resource } from '../../../shared/resources';
+import { itemFieldsOf } from '../../../shared/resources/derived';
 import { int, intOrNull, text } from './rows';
 import type { Store } from './store';
 import type { Row, SqlValue } from './table';
@@ -37,12 +38,15 @@ export interface OwnerState {
   readonly scalars: Readonly<Record<ScalarName, SqlValue>>;
 }
 
-const TABLE: Record<OwnerKind, string> = { template: 'vendor_probe_template', probe: 'appliance' };
-const SCOPE: Record<OwnerKind, string> = { template: '1', probe: "type = 'vendor'" };
-const ITEM_TABLE: Record<ItemFieldName, { table: string; flag: string }> = {
-  interfaces: { table: 'network_interface', flag: 'active' },
-  protocols: { table: 'protocol', flag: 'detection' },
-};
+const RESOURCE: Record<OwnerKind, Resource> = { template: vendorProbeTemplate, probe: vendorProbe };
+const TABLE = { template: vendorProbeTemplate.storage.table, probe: vendorProbe.storage.table };
+const scopeOf = (resource: Resource) => (resource.storage.scope ? `"${resource.storage.scope.column}" = '${resource.storage.scope.value}'` : '1');
+const SCOPE = { template: scopeOf(vendorProbeTemplate), probe: scopeOf(vendorProbe) };
+/** The owner column of each kind in the item tables. */
+const OWNER_COLUMN = { template: vendorProbeTemplate.storage.itemOwner!, probe: vendorProbe.storage.itemOwner! };
+const ITEM_TABLE = Object.fromEntries(
+  itemFieldsOf(RESOURCE.template).map(({ field, declared }) => [field, { table: declared.table, flag: declared.flag }]),
+) as Record<ItemFieldName, { table: string; flag: string }>;
 
 /** Comparable key of a stored scalar (the same form validated input takes through toSql). */
 export function scalarKey(value: SqlValue | undefined): string {
@@ -70,7 +74,7 @@ export class Owners {
 
   state(ref: OwnerRef): OwnerState | undefined {
     const row = this.store
-      .prepare(`SELECT ${this.selectColumns} FROM ${TABLE[ref.kind]} WHERE pk = ? AND ${SCOPE[ref.kind]}`)
+      .query(`SELECT ${this.selectColumns} FROM ${TABLE[ref.kind]} WHERE pk = ? AND ${SCOPE[ref.kind]}`)
       .get(ref.pk) as Row | undefined;
     return row ? this.stateOf(row) : undefined;
   }
@@ -84,9 +88,9 @@ export class Owners {
     const out = new Map<number, StoredItem[]>(pks.map((pk) => [pk, []]));
     if (pks.length === 0) return out;
     const { table, flag } = ITEM_TABLE[field];
-    const column = kind;
+    const column = OWNER_COLUMN[kind];
     const select = this.store
-      .prepare(`SELECT pk, name, ${flag}, ${column} FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`)
+      .query(`SELECT pk, name, ${flag}, ${column} FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`)
       .raw();
     for (const [pk, name, value, owner] of select.all(JSON.stringify(pks)) as [number, string, number, number][]) {
       out.get(owner)?.push({ pk, name, flag: value === 1 });
@@ -116,9 +120,9 @@ export class Owners {
     const changes = diffItems(current ?? this.items(field, ref), wanted);
     if (!hasItemChanges(changes)) return false;
     const { table, flag } = ITEM_TABLE[field];
-    const remove = this.store.prepare(`DELETE FROM ${table} WHERE pk = ?`);
-    const update = this.store.prepare(`UPDATE ${table} SET ${flag} = ? WHERE pk = ?`);
-    const add = this.store.prepare(`INSERT INTO ${table} (pk, name, ${flag}, ${ref.kind}) VALUES (?, ?, ?, ?)`);
+    const remove = this.store.command(`DELETE FROM ${table} WHERE pk = ?`);
+    const update = this.store.command(`UPDATE ${table} SET ${flag} = ? WHERE pk = ?`);
+    const add = this.store.command(`INSERT INTO ${table} (pk, name, ${flag}, ${OWNER_COLUMN[ref.kind]}) VALUES (?, ?, ?, ?)`);
     for (const pk of changes.remove) remove.run(pk);
     for (const { pk, flag: value } of changes.update) update.run(value ? 1 : 0, pk);
     for (const [name, value] of changes.add) add.run(this.store.localPk?.() ?? null, name, value ? 1 : 0, ref.pk);
@@ -130,7 +134,7 @@ export class Owners {
     if (names.length === 0 && !touch) return;
     const sets = [...names.map((n) => `${n} = ?`), ...(touch ? ['updated = ?'] : [])];
     const params = [...names.map((n) => values[n] ?? null), ...(touch ? [this.now()] : [])];
-    this.store.prepare(`UPDATE ${TABLE[ref.kind]} SET ${sets.join(', ')} WHERE pk = ?`).run(...params, ref.pk);
+    this.store.command(`UPDATE ${TABLE[ref.kind]} SET ${sets.join(', ')} WHERE pk = ?`).run(...params, ref.pk);
   }
 
   /**
@@ -158,21 +162,21 @@ export class Owners {
   }
 
   parentOf(templatePk: number): number | null {
-    const row = this.store.prepare('SELECT parent_tmpl FROM vendor_probe_template WHERE pk = ?').get(templatePk) as Row | undefined;
+    const row = this.store.query(`SELECT parent_tmpl FROM ${TABLE.template} WHERE pk = ?`).get(templatePk) as Row | undefined;
     return row ? intOrNull(row, 'parent_tmpl') : null;
   }
 
   hasProbeChildren(templatePk: number): boolean {
-    return this.store.prepare("SELECT 1 FROM appliance WHERE type = 'vendor' AND parent_tmpl = ? LIMIT 1").get(templatePk) !== undefined;
+    return this.store.query(`SELECT 1 FROM ${TABLE.probe} WHERE ${SCOPE.probe} AND parent_tmpl = ? LIMIT 1`).get(templatePk) !== undefined;
   }
 
   /** Templates and probes whose parent is the template, each ordered by name (for messages). */
   children(templatePk: number): { templates: { pk: number; name: string }[]; probes: { pk: number; name: string }[] } {
     const named = (rows: Row[]) => rows.map((row) => ({ pk: int(row, 'pk'), name: text(row, 'name') }));
     return {
-      templates: named(this.store.prepare('SELECT pk, name FROM vendor_probe_template WHERE parent_tmpl = ? ORDER BY name, pk').all(templatePk) as Row[]),
+      templates: named(this.store.query(`SELECT pk, name FROM ${TABLE.template} WHERE parent_tmpl = ? ORDER BY name, pk`).all(templatePk) as Row[]),
       probes: named(
-        this.store.prepare("SELECT pk, name FROM appliance WHERE type = 'vendor' AND parent_tmpl = ? ORDER BY name, pk").all(templatePk) as Row[],
+        this.store.query(`SELECT pk, name FROM ${TABLE.probe} WHERE ${SCOPE.probe} AND parent_tmpl = ? ORDER BY name, pk`).all(templatePk) as Row[],
       ),
     };
   }
@@ -196,7 +200,7 @@ export class Owners {
 
     const probes = (
       this.store
-        .prepare(`SELECT ${this.selectColumns} FROM appliance WHERE type = 'vendor' AND parent_tmpl = ? ORDER BY pk`)
+        .query(`SELECT ${this.selectColumns} FROM ${TABLE.probe} WHERE ${SCOPE.probe} AND parent_tmpl = ? ORDER BY pk`)
         .all(templatePk) as Row[]
     ).map((row) => ({ pk: int(row, 'pk'), state: this.stateOf(row) }));
     const probePks = probes.map((p) => p.pk);
@@ -219,7 +223,7 @@ export class Owners {
       if (changed) this.setScalars(ref, scalars, true);
     }
 
-    const templates = this.store.prepare('SELECT pk, overriden_fields FROM vendor_probe_template WHERE parent_tmpl = ? ORDER BY pk').all(templatePk) as Row[];
+    const templates = this.store.query(`SELECT pk, overriden_fields FROM ${TABLE.template} WHERE parent_tmpl = ? ORDER BY pk`).all(templatePk) as Row[];
     for (const row of templates) {
       const pk = int(row, 'pk');
       const reaching = fieldsReachingChild(fields, {

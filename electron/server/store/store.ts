@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3';
+import type { RunResult, Statement } from 'better-sqlite3';
 import { nowMicros } from '../../../shared/api/datetime';
 import type { Db } from './database';
 
@@ -36,6 +36,86 @@ export class ReadCache<K, V> implements Cache {
   }
 }
 
+/** A statement that reads (SELECT, PRAGMA): rows out, nothing changed. */
+export interface ReadStatement {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+  /** Each row as its first column's value. */
+  pluck(): ReadStatement;
+  /** Each row as an array of its values. */
+  raw(): ReadStatement;
+}
+
+/** A statement that writes (INSERT, UPDATE, DELETE): no rows out. */
+export interface WriteStatement {
+  run(...params: unknown[]): RunResult;
+}
+
+/** Statements slower than `thresholdMs` are reported with their name (the verb and table, unless given). */
+export interface SlowStatementLog {
+  readonly thresholdMs: number;
+  report(name: string, ms: number, sql: string): void;
+}
+
+const DEFAULT_SLOW_LOG: SlowStatementLog = {
+  thresholdMs: 250,
+  report: (name, ms, sql) => process.stderr.write(`outpost: slow statement ${name}: ${ms.toFixed(0)} ms (${sql.replace(/\s+/g, ' ').slice(0, 200)})\n`),
+};
+
+/** `select appliance`, `update outbox`, `with vendor_probe_template`: the verb and first table of a statement. */
+export function statementName(sql: string): string {
+  const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? 'sql';
+  const table = /\b(?:from|into|update|table)\s+"?(\w+)/i.exec(sql)?.[1] ?? '';
+  return table ? `${verb} ${table}` : verb;
+}
+
+class Timed {
+  constructor(
+    protected readonly statement: Statement,
+    protected readonly name: string,
+    protected readonly slow: SlowStatementLog,
+  ) {}
+
+  protected timed<T>(run: () => T): T {
+    const start = performance.now();
+    const out = run();
+    const ms = performance.now() - start;
+    if (ms >= this.slow.thresholdMs) this.slow.report(this.name, ms, this.statement.source);
+    return out;
+  }
+}
+
+class TimedRead extends Timed implements ReadStatement {
+  get(...params: unknown[]): unknown {
+    return this.timed(() => this.statement.get(...params));
+  }
+
+  all(...params: unknown[]): unknown[] {
+    return this.timed(() => this.statement.all(...params));
+  }
+
+  iterate(...params: unknown[]): IterableIterator<unknown> {
+    return this.timed(() => this.statement.iterate(...params));
+  }
+
+  pluck(): ReadStatement {
+    this.statement.pluck();
+    return this;
+  }
+
+  raw(): ReadStatement {
+    this.statement.raw();
+    return this;
+  }
+}
+
+class TimedWrite extends Timed implements WriteStatement {
+  run(...params: unknown[]): RunResult {
+    return this.timed(() => this.statement.run(...params));
+  }
+}
+
 /**
  * One open workspace database: cached prepared statements, write transactions, and the read
  * caches that hold only while nothing is written. Freshness is decided by SQLite itself:
@@ -43,7 +123,8 @@ export class ReadCache<K, V> implements Cache {
  * `data_version` moves when another connection commits, so no write can be missed.
  */
 export class Store {
-  private readonly statements = new Map<string, Statement>();
+  private readonly reads = new Map<string, TimedRead>();
+  private readonly writes = new Map<string, TimedWrite>();
   private readonly caches = new Set<Cache>();
   private readonly queries = new ReadCache<string, unknown>(2000);
   private readonly dataVersion: Statement;
@@ -54,7 +135,11 @@ export class Store {
   /** In a bound workspace, the pk of each object created here (negative); else undefined. */
   localPk: (() => number) | undefined;
 
-  constructor(readonly db: Db) {
+  constructor(
+    /** The connection itself: for migrations and for tests that look at rows directly; code goes through query() and command(). */
+    readonly db: Db,
+    private readonly slow: SlowStatementLog = DEFAULT_SLOW_LOG,
+  ) {
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.totalChanges = db.prepare('SELECT total_changes()').pluck();
     this.caches.add(this.queries);
@@ -65,13 +150,43 @@ export class Store {
     return { dataVersion: this.dataVersion.get() as number, totalChanges: this.totalChanges.get() as number };
   }
 
-  prepare(sql: string): Statement {
-    let statement = this.statements.get(sql);
+  /** A reading statement, prepared once and timed (its name is its verb and table unless given). */
+  query(sql: string, name?: string): ReadStatement {
+    let statement = this.reads.get(sql);
     if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
+      const prepared = this.db.prepare(sql);
+      if (!prepared.reader) throw new Error(`query() is for statements that read: ${sql}`);
+      statement = new TimedRead(prepared, name ?? statementName(sql), this.slow);
+      this.reads.set(sql, statement);
     }
     return statement;
+  }
+
+  /** A writing statement, prepared once and timed. */
+  command(sql: string, name?: string): WriteStatement {
+    let statement = this.writes.get(sql);
+    if (!statement) {
+      const prepared = this.db.prepare(sql);
+      if (prepared.reader) throw new Error(`command() is for statements that write: ${sql}`);
+      statement = new TimedWrite(prepared, name ?? statementName(sql), this.slow);
+      this.writes.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Inside a write: check foreign keys at its commit, not statement by statement. */
+  deferForeignKeys(): void {
+    this.db.pragma('defer_foreign_keys = ON');
+  }
+
+  /** Rows that break a foreign key (empty when the database is sound). */
+  foreignKeyProblems(): unknown[] {
+    return this.db.pragma('foreign_key_check') as unknown[];
+  }
+
+  /** Is the database still open? */
+  get open(): boolean {
+    return this.db.open;
   }
 
   /** A cache emptied with the others whenever the database changes. */
@@ -142,7 +257,8 @@ export class Store {
   }
 
   close(): void {
-    this.statements.clear();
+    this.reads.clear();
+    this.writes.clear();
     this.clearCaches();
     if (this.db.open) this.db.close();
   }

@@ -4,28 +4,14 @@
  * parsed `ListQuery` whose identifiers all come from the declaration. Request text only ever
  * reaches SQL as bound values.
  */
-import { formatDateTime } from '../../../shared/api/datetime';
-import type { FilterTerm, ListQuery, OrderTerm } from '../../../shared/api/listParams';
-import { resolvePage } from '../../../shared/api/listParams';
+import type { ListQuery, OrderTerm } from '../../../shared/api/listParams';
+import { pageNumber } from '../../../shared/api/listParams';
 import type { Field, JsonObject, JsonValue, Resource } from '../../../shared/resources';
-import type { RenderedJson } from '../http/jsonBody';
+import { columnsOf } from '../../../shared/resources/derived';
+import { filterToSql, fromSql, toSql, type Row, type SqlValue } from './columns';
 import { ReadCache, type Store } from './store';
 
-export type SqlValue = string | number | bigint | null | Buffer;
-export type Row = Record<string, SqlValue>;
-
-export interface TableSpec {
-  readonly resource: Resource;
-  readonly table: string;
-  /** Rows of this resource within a shared table: `type = 'vendor'`. */
-  readonly scope?: { readonly column: string; readonly value: string };
-  /** Declared fields with no column of their own (the endpoint fills them in). */
-  readonly computed?: readonly string[];
-  /** FTS5 table indexing this table's rows by rowid = pk, for `search`. */
-  readonly fts?: string;
-  /** SQL expression ordering by a field that is not a plain column. */
-  readonly orderExpressions?: Readonly<Record<string, string>>;
-}
+export type { Row, SqlValue } from './columns';
 
 export interface Page {
   readonly count: number;
@@ -35,41 +21,6 @@ export interface Page {
 }
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-
-/** A declared value as stored in SQLite. */
-export function toSql(field: Field, value: JsonValue): SqlValue {
-  if (value === null) return null;
-  switch (field.kind) {
-    case 'boolean':
-      return value ? 1 : 0;
-    case 'choiceList':
-    case 'json':
-      return JSON.stringify(value);
-    default:
-      return typeof value === 'object' ? JSON.stringify(value) : (value as string | number);
-  }
-}
-
-/** A stored value as the API shows it. */
-export function fromSql(field: Field, value: SqlValue | undefined): JsonValue {
-  if (value === null || value === undefined) return null;
-  switch (field.kind) {
-    case 'boolean':
-      return value === 1 || value === 1n;
-    case 'datetime':
-      return formatDateTime(Number(value));
-    case 'choiceList':
-    case 'json':
-      return JSON.parse(String(value)) as JsonValue;
-    default:
-      return typeof value === 'bigint' ? Number(value) : (value as string | number);
-  }
-}
-
-function filterValue(field: Field, value: FilterTerm['value']): SqlValue {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return field.kind === 'string' || field.kind === 'choice' ? String(value) : value;
-}
 
 const MIN_TRIGRAM = 3;
 
@@ -81,23 +32,24 @@ export class Table {
   private readonly selectList: string;
   private readonly scopeSql: string;
   private readonly scopeParams: SqlValue[];
-  /** Objects as the API shows them, by pk, until the next change. */
-  readonly rendered: ReadCache<number, RenderedJson>;
+  /** Objects as the API shows them (whatever form the caller keeps), by pk, until the next change. */
+  readonly rendered: ReadCache<number, object>;
+  private readonly scope: Resource['storage']['scope'];
+  private readonly fts: string | undefined;
 
   constructor(
     private readonly store: Store,
-    private readonly spec: TableSpec,
+    resource: Resource,
   ) {
-    this.resource = spec.resource;
-    this.name = spec.table;
-    const computed = new Set(spec.computed ?? []);
-    this.columns = Object.entries(spec.resource.fields)
-      .filter(([name, field]) => !computed.has(name) && !field.writeOnly)
-      .map(([name]) => name);
+    this.resource = resource;
+    this.name = resource.storage.table;
+    this.scope = resource.storage.scope;
+    this.fts = resource.storage.fts;
+    this.columns = columnsOf(resource);
     this.selectList = this.columns.map(quote).join(', ');
-    this.scopeSql = spec.scope ? `${quote(spec.scope.column)} = ?` : '1';
-    this.scopeParams = spec.scope ? [spec.scope.value] : [];
-    this.rendered = store.register(new ReadCache<number, RenderedJson>());
+    this.scopeSql = this.scope ? `${quote(this.scope.column)} = ?` : '1';
+    this.scopeParams = this.scope ? [this.scope.value] : [];
+    this.rendered = store.register(new ReadCache<number, object>());
   }
 
   private field(name: string): Field {
@@ -115,13 +67,13 @@ export class Table {
 
   get(pk: number): Row | undefined {
     return this.store
-      .prepare(`SELECT ${this.selectList} FROM ${quote(this.name)} WHERE pk = ? AND ${this.scopeSql}`)
+      .query(`SELECT ${this.selectList} FROM ${quote(this.name)} WHERE pk = ? AND ${this.scopeSql}`)
       .get(pk, ...this.scopeParams) as Row | undefined;
   }
 
   exists(pk: number): boolean {
     return (
-      this.store.prepare(`SELECT 1 FROM ${quote(this.name)} WHERE pk = ? AND ${this.scopeSql}`).get(pk, ...this.scopeParams) !==
+      this.store.query(`SELECT 1 FROM ${quote(this.name)} WHERE pk = ? AND ${this.scopeSql}`).get(pk, ...this.scopeParams) !==
       undefined
     );
   }
@@ -130,7 +82,7 @@ export class Table {
   findBy(column: string, value: SqlValue): number | undefined {
     if (!this.columns.includes(column)) throw new Error(`${this.resource.name}: no column ${column}`);
     const row = this.store
-      .prepare(`SELECT pk FROM ${quote(this.name)} WHERE ${quote(column)} = ? AND ${this.scopeSql}`)
+      .query(`SELECT pk FROM ${quote(this.name)} WHERE ${quote(column)} = ? AND ${this.scopeSql}`)
       .get(value, ...this.scopeParams) as { pk: number } | undefined;
     return row?.pk;
   }
@@ -144,14 +96,14 @@ export class Table {
       names.push(name);
       params.push(toSql(this.field(name), value));
     }
-    if (this.spec.scope && !(this.spec.scope.column in extra)) extra = { ...extra, [this.spec.scope.column]: this.spec.scope.value };
+    if (this.scope && !(this.scope.column in extra)) extra = { ...extra, [this.scope.column]: this.scope.value };
     if (this.store.localPk && !('pk' in values) && !('pk' in extra)) extra = { ...extra, pk: this.store.localPk() };
     for (const [name, value] of Object.entries(extra)) {
       names.push(name);
       params.push(value);
     }
     const sql = `INSERT INTO ${quote(this.name)} (${names.map(quote).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
-    return Number(this.store.prepare(sql).run(...params).lastInsertRowid);
+    return Number(this.store.command(sql).run(...params).lastInsertRowid);
   }
 
   /** Set the given declared values plus raw `extra` columns on one row. */
@@ -168,17 +120,16 @@ export class Table {
       params.push(value);
     }
     if (sets.length === 0) return;
-    this.store.prepare(`UPDATE ${quote(this.name)} SET ${sets.join(', ')} WHERE pk = ?`).run(...params, pk);
+    this.store.command(`UPDATE ${quote(this.name)} SET ${sets.join(', ')} WHERE pk = ?`).run(...params, pk);
   }
 
   delete(pk: number): void {
-    this.store.prepare(`DELETE FROM ${quote(this.name)} WHERE pk = ?`).run(pk);
+    this.store.command(`DELETE FROM ${quote(this.name)} WHERE pk = ?`).run(pk);
   }
 
   private orderSql(ordering: readonly OrderTerm[]): string {
     const terms = ordering.map((term) => {
-      const expression = this.spec.orderExpressions?.[term.field] ?? quote(term.field);
-      return `${expression} ${term.descending ? 'DESC' : 'ASC'}`;
+      return `${quote(term.field)} ${term.descending ? 'DESC' : 'ASC'}`;
     });
     if (!ordering.some((term) => term.field === 'pk')) terms.push('pk ASC');
     return terms.join(', ');
@@ -190,12 +141,12 @@ export class Table {
     const params: SqlValue[] = [...this.scopeParams];
     for (const filter of query.filters) {
       clauses.push(`${quote(filter.field)} = ?`);
-      params.push(filterValue(this.field(filter.field), filter.value));
+      params.push(filterToSql(this.field(filter.field), filter.value));
     }
     const searchFields = this.resource.search;
     const indexed: string[] = [];
     for (const term of query.search) {
-      if (this.spec.fts && [...term].length >= MIN_TRIGRAM) {
+      if (this.fts && [...term].length >= MIN_TRIGRAM) {
         indexed.push(`({${searchFields.join(' ')}} : "${term.replace(/"/g, '""')}")`);
       } else if (/^[\x20-\x7e]*$/.test(term)) {
         // SQLite's LIKE folds ASCII letters only, which is all an ASCII term needs; it runs in C.
@@ -208,7 +159,7 @@ export class Table {
       }
     }
     if (indexed.length > 0) {
-      clauses.push(`pk IN (SELECT rowid FROM ${quote(this.spec.fts!)} WHERE ${quote(this.spec.fts!)} MATCH ?)`);
+      clauses.push(`pk IN (SELECT rowid FROM ${quote(this.fts!)} WHERE ${quote(this.fts!)} MATCH ?)`);
       params.push(indexed.join(' AND '));
     }
     for (const clause of extra) {
@@ -218,39 +169,43 @@ export class Table {
     return { sql: clauses.join(' AND '), params };
   }
 
-  /** One page of a list: count, then the rows of the requested page (404 past the end). */
-  list(query: ListQuery, extra: { sql: string; params: SqlValue[] }[] = []): Page {
-    const { count, page, pageSize, pks } = this.pkPage(query, extra);
+  /** One page of a list: count, then the rows of the requested page (undefined past the end). */
+  list(query: ListQuery, extra: { sql: string; params: SqlValue[] }[] = []): Page | undefined {
+    const found = this.pkPage(query, extra);
+    if (!found) return undefined;
+    const { count, page, pageSize, pks } = found;
     const rows = this.rows(pks);
     return { count, page, pageSize, rows: pks.map((pk) => rows.get(pk)!).filter(Boolean) };
   }
 
   /**
    * The pks of one page: count (cached until the next change), then the page's pks alone, so
-   * that sorting touches index entries rather than whole rows (404 past the end).
+   * that sorting touches index entries rather than whole rows (undefined past the end).
    */
-  pkPage(query: ListQuery, extra: { sql: string; params: SqlValue[] }[] = []): PkPage {
+  pkPage(query: ListQuery, extra: { sql: string; params: SqlValue[] }[] = []): PkPage | undefined {
     const { sql, params } = this.where(query, extra);
     const from = `FROM ${quote(this.name)} WHERE ${sql}`;
-    if (query.search.length > 0 && this.spec.fts) {
+    if (query.search.length > 0 && this.fts) {
       // A full-text match costs more than listing its rows: evaluate it once, for the count
       // and every page of the same search.
       const allSql = `SELECT pk ${from} ORDER BY ${this.orderSql(query.ordering)}`;
-      const all = this.store.cachedQuery(`${allSql}\u0000${JSON.stringify(params)}`, () => this.store.prepare(allSql).pluck().all(...params) as number[]);
-      const page = resolvePage(query.page, all.length, query.pageSize);
+      const all = this.store.cachedQuery(`${allSql}\u0000${JSON.stringify(params)}`, () => this.store.query(allSql).pluck().all(...params) as number[]);
+      const page = pageNumber(query.page, all.length, query.pageSize);
+      if (page === undefined) return undefined;
       return { count: all.length, page, pageSize: query.pageSize, pks: all.slice((page - 1) * query.pageSize, page * query.pageSize) };
     }
     const countSql = `SELECT count(*) ${from}`;
     const count = this.store.cachedCount(countSql + '\u0000' + JSON.stringify(params), () =>
-      Number(this.store.prepare(countSql).pluck().get(...params)),
+      Number(this.store.query(countSql).pluck().get(...params)),
     );
-    const page = resolvePage(query.page, count, query.pageSize);
+    const page = pageNumber(query.page, count, query.pageSize);
+    if (page === undefined) return undefined;
     const pageSql = `SELECT pk ${from} ORDER BY ${this.orderSql(query.ordering)} LIMIT ? OFFSET ?`;
     const pageParams = [...params, query.pageSize, (page - 1) * query.pageSize];
     const pks =
       count === 0
         ? []
-        : this.store.cachedQuery(`${pageSql}\u0000${JSON.stringify(pageParams)}`, () => this.store.prepare(pageSql).pluck().all(...pageParams) as number[]);
+        : this.store.cachedQuery(`${pageSql}\u0000${JSON.stringify(pageParams)}`, () => this.store.query(pageSql).pluck().all(...pageParams) as number[]);
     return { count, page, pageSize: query.pageSize, pks };
   }
 
@@ -258,7 +213,7 @@ export class Table {
   rows(pks: readonly number[]): Map<number, Row> {
     const out = new Map<number, Row>();
     if (pks.length === 0) return out;
-    const statement = this.store.prepare(
+    const statement = this.store.query(
       `SELECT ${this.selectList} FROM ${quote(this.name)} WHERE pk IN (SELECT value FROM json_each(?)) AND ${this.scopeSql}`,
     );
     for (const row of statement.all(JSON.stringify(pks), ...this.scopeParams) as Row[]) out.set(Number(row.pk), row);
@@ -270,7 +225,7 @@ export class Table {
     const out = new Map<number, SqlValue[]>();
     if (pks.length === 0) return out;
     const statement = this.store
-      .prepare(`SELECT ${this.selectList} FROM ${quote(this.name)} WHERE pk IN (SELECT value FROM json_each(?)) AND ${this.scopeSql} /* raw */`)
+      .query(`SELECT ${this.selectList} FROM ${quote(this.name)} WHERE pk IN (SELECT value FROM json_each(?)) AND ${this.scopeSql} /* raw */`)
       .raw();
     const pkColumn = this.columns.indexOf('pk');
     for (const row of statement.all(JSON.stringify(pks), ...this.scopeParams) as SqlValue[][]) out.set(Number(row[pkColumn]), row);

@@ -61,18 +61,18 @@ export class Users {
   }
 
   get(pk: number): UserRecord | undefined {
-    return this.store.prepare('SELECT * FROM user WHERE pk = ?').get(pk) as UserRecord | undefined;
+    return this.store.query('SELECT * FROM user WHERE pk = ?').get(pk) as UserRecord | undefined;
   }
 
   /** Active superusers other than `pk`: the last one may be neither deleted, demoted nor deactivated. */
   otherActiveSuperusers(pk: number): number {
     return Number(
-      this.store.prepare("SELECT count(*) FROM user WHERE pk != ? AND is_active = 1 AND (is_superuser = 1 OR role = 'Superuser')").pluck().get(pk),
+      this.store.query("SELECT count(*) FROM user WHERE pk != ? AND is_active = 1 AND (is_superuser = 1 OR role = 'Superuser')").pluck().get(pk),
     );
   }
 
   byUsername(username: string): UserRecord | undefined {
-    return this.store.prepare('SELECT * FROM user WHERE username = ?').get(username) as UserRecord | undefined;
+    return this.store.query('SELECT * FROM user WHERE username = ?').get(username) as UserRecord | undefined;
   }
 
   byToken(key: string): UserRecord | undefined {
@@ -80,7 +80,7 @@ export class Users {
     let found = this.tokens.get(digest);
     if (found === undefined) {
       const row = this.store
-        .prepare('SELECT token.key AS token_key, user.* FROM token JOIN user ON user.pk = token.user WHERE token.digest = ?')
+        .query('SELECT token.key AS token_key, user.* FROM token JOIN user ON user.pk = token.user WHERE token.digest = ?')
         .get(digest) as (UserRecord & { token_key: string }) | undefined;
       found = row ? { key: row.token_key, user: withoutTokenKey(row) } : null;
       this.tokens.set(digest, found);
@@ -90,14 +90,19 @@ export class Users {
 
   /** The user's token, or '' when none was generated. */
   tokenOf(pk: number): string {
-    return (this.store.prepare('SELECT key FROM token WHERE user = ?').pluck().get(pk) as string | undefined) ?? '';
+    return (this.store.query('SELECT key FROM token WHERE user = ?').pluck().get(pk) as string | undefined) ?? '';
+  }
+
+  /** Set the user's password (stored as its hash). */
+  setPassword(pk: number, password: string): void {
+    this.store.command('UPDATE user SET password = ? WHERE pk = ?').run(hashPassword(password), pk);
   }
 
   /** Give the user exactly this token (the previous one stops working at once). */
   setToken(pk: number, key: string): string {
     this.store.write(() => {
-      this.store.prepare('DELETE FROM token WHERE user = ? OR digest = ?').run(pk, digestOf(key));
-      this.store.prepare('INSERT INTO token (digest, key, user, created) VALUES (?, ?, ?, ?)').run(digestOf(key), key, pk, this.store.now());
+      this.store.command('DELETE FROM token WHERE user = ? OR digest = ?').run(pk, digestOf(key));
+      this.store.command('INSERT INTO token (digest, key, user, created) VALUES (?, ?, ?, ?)').run(digestOf(key), key, pk, this.store.now());
     });
     return key;
   }
@@ -121,7 +126,7 @@ export class Users {
       let admin = this.byUsername('admin');
       if (!admin) {
         this.store
-          .prepare(
+          .command(
             "INSERT INTO user (username, password, is_staff, is_superuser, role, date_joined) VALUES ('admin', '', 1, 1, 'Superuser', ?)",
           )
           .run(this.store.now());
@@ -138,15 +143,15 @@ export class Users {
     const csrf = crypto.randomBytes(32).toString('hex');
     const expires = Math.floor(Date.now() / 1000) + SESSION_SECONDS;
     this.store.write(() => {
-      this.store.prepare('DELETE FROM session WHERE expires < ?').run(Math.floor(Date.now() / 1000));
-      this.store.prepare('INSERT INTO session (digest, key, user, csrf, expires) VALUES (?, ?, ?, ?, ?)').run(digestOf(key), key, pk, csrf, expires);
+      this.store.command('DELETE FROM session WHERE expires < ?').run(Math.floor(Date.now() / 1000));
+      this.store.command('INSERT INTO session (digest, key, user, csrf, expires) VALUES (?, ?, ?, ?, ?)').run(digestOf(key), key, pk, csrf, expires);
     });
     return { key, csrf };
   }
 
   session(key: string): { user: UserRecord; csrf: string } | undefined {
     const row = this.store
-      .prepare('SELECT session.key AS session_key, session.csrf AS session_csrf, session.expires AS session_expires, user.* FROM session JOIN user ON user.pk = session.user WHERE session.digest = ?')
+      .query('SELECT session.key AS session_key, session.csrf AS session_csrf, session.expires AS session_expires, user.* FROM session JOIN user ON user.pk = session.user WHERE session.digest = ?')
       .get(digestOf(key)) as (UserRecord & { session_key: string; session_csrf: string; session_expires: number }) | undefined;
     if (!row || !sameSecret(row.session_key, key) || row.session_expires < Date.now() / 1000) return undefined;
     const { session_key: _k, session_csrf: csrf, session_expires: _e, ...user } = row;
@@ -154,6 +159,6 @@ export class Users {
   }
 
   closeSession(key: string): void {
-    this.store.write(() => this.store.prepare('DELETE FROM session WHERE digest = ?').run(digestOf(key)));
+    this.store.write(() => this.store.command('DELETE FROM session WHERE digest = ?').run(digestOf(key)));
   }
 }

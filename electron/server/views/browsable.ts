@@ -15,21 +15,11 @@ import type { Field, JsonObject, JsonValue, Resource } from '../../../shared/res
 import { escapePath } from '../handlers/pagination';
 import type { ApiRequest } from '../http/types';
 import { CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../routing/auth';
-import type { RouteMatch } from '../routing/router';
-import type { Services } from '../services';
+import type { HtmlPage, HtmlRenderer, RouteMatch } from '../routing/router';
 import { isManager, type UserRecord } from '../store/users';
-import { actionForm } from './metadata';
+import { actionForm } from '../routing/metadata';
 
-export interface BrowsablePage {
-  readonly req: ApiRequest;
-  readonly query: QueryPairs;
-  readonly route: RouteMatch;
-  readonly allowed: readonly string[];
-  readonly status: number;
-  readonly body: JsonValue | null;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly user: UserRecord | undefined;
-  readonly services: Services;
+export interface BrowsablePage extends HtmlPage {
   /**
    * The CSP nonce of this response (see `browsableHeaders`). Without one the page makes its own,
    * which only works while no CSP header is sent.
@@ -601,3 +591,9 @@ ${pager(page)}
 ${writeForms(page)}`;
   return htmlDocument({ title: route.viewName, nonce: page.nonce ?? newNonce(), who: whoBox(page), main, script: PAGE_SCRIPT });
 }
+
+/** The router's HTML renderer: the page with a fresh nonce and the policy that allows only it. */
+export const browsableRenderer: HtmlRenderer = (page) => {
+  const nonce = newNonce();
+  return { html: renderBrowsable({ ...page, nonce }), headers: browsableHeaders(nonce) };
+};

@@ -7,13 +7,11 @@ import { ApiError } from '../../../shared/api/errors';
 import { parseIp } from '../../../shared/api/address';
 import { parseQuery, queryGet } from '../../../shared/api/queryString';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
-import { findHost } from '../handlers/hosts';
-import { withoutBody, type ApiRequest, type ApiResponse } from '../http/types';
+import { withoutBody, type ApiRequest, type ApiResponse, type PageRoute } from '../http/types';
 import { authenticate } from '../routing/auth';
-import { SECURITY_HEADERS } from '../routing/router';
-import type { Services } from '../services';
+import { SECURITY_HEADERS } from '../http/responses';
+import type { Services } from '../store/services';
 import { escapeHtml } from './browsable';
-import type { PageRoute } from './pages';
 
 export const HUNT_PATH = '/rules/hunt';
 const LOGIN_PATH = '/api-auth/login/';
@@ -168,7 +166,7 @@ function answer(services: Services, req: ApiRequest): ApiResponse {
   if (!ip) {
     return page(400, 'Not an IP address', `<h1>Not an IP address</h1>\n<p><code>${escapeHtml(raw)}</code> is not an IPv4 or IPv6 address.</p>`);
   }
-  const row = findHost(services.store, ip.text);
+  const row = services.hosts.find(ip.text);
   if (!row) {
     return page(
       200,

@@ -13,14 +13,13 @@
 import crypto from 'node:crypto';
 import { MESSAGES, message } from '../../../shared/api/messages';
 import { parseQuery, queryGet, type QueryPairs } from '../../../shared/api/queryString';
-import type { ApiRequest, ApiResponse, HeaderValue } from '../http/types';
+import type { ApiRequest, ApiResponse, HeaderValue, PageRoute } from '../http/types';
 import { CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../routing/auth';
-import { jsonResponse, originOf, SECURITY_HEADERS } from '../routing/router';
-import type { Services } from '../services';
+import { jsonResponse, originOf, SECURITY_HEADERS } from '../http/responses';
+import type { Services } from '../store/services';
 import { sameSecret } from '../store/secrets';
 import { checkPassword, hashPassword, type UserRecord } from '../store/users';
 import { browsableHeaders, escapeHtml, htmlDocument, logoutForm, newNonce } from './browsable';
-import type { PageRoute } from './pages';
 
 export const LOGIN_PATH = '/api-auth/login/';
 export const LOGOUT_PATH = '/api-auth/logout/';

@@ -4,7 +4,7 @@
  */
 import type { OutpostBridge, ServerStatus } from '../../../shared/app/bridge';
 import { safeFileName } from '../../../shared/app/bridge';
-import { api } from './client';
+import { appCall } from './client';
 
 declare global {
   interface Window {
@@ -16,7 +16,7 @@ const browserBridge: OutpostBridge = {
   kind: 'browser',
   async serverStatus(): Promise<ServerStatus> {
     try {
-      await api.get('/app/status');
+      await appCall('status');
       return { state: 'running', restarts: 0 };
     } catch {
       return { state: 'failed', message: 'The Outpost server does not answer.', restarts: 0 };
@@ -33,7 +33,7 @@ const browserBridge: OutpostBridge = {
     return () => window.clearInterval(timer);
   },
   async openOnCentral(ip) {
-    const link = await api.get<{ url: string | null }>('/app/central-link', { ip });
+    const link = await appCall<'centralLink', { url: string | null }>('centralLink', { query: { ip } });
     if (!link.url) return false;
     window.open(link.url, '_blank', 'noopener,noreferrer');
     return true;

@@ -4,6 +4,7 @@
  * protocol forwards them with the local token; in a browser the session cookie authenticates
  * and unsafe methods carry the CSRF token.
  */
+import { APP_ROUTES, appPath, type AppParams, type AppRouteName } from '../../../shared/app/routes';
 import { WORKSPACE_HEADER } from '../../../shared/app/workspaceHeader';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
 
@@ -130,6 +131,19 @@ export const api = {
   put: <T extends JsonValue = JsonObject>(path: string, body: JsonValue) => request<T>('PUT', path, { body }),
   delete: (path: string, body?: JsonValue) => request('DELETE', path, body === undefined ? {} : { body }),
 };
+
+/** Options of a call of one of the app's routes: its path parameters when it has some. */
+export type AppCallOptions<N extends AppRouteName> = RequestOptions & (keyof AppParams<N> extends never ? { readonly params?: undefined } : { readonly params: AppParams<N> });
+
+/**
+ * A call of one of the app's own routes, by name: its method and path come from the table the
+ * server dispatches on (shared/app/routes.ts).
+ */
+export function appCall<N extends AppRouteName, T extends JsonValue = JsonObject>(name: N, ...[options]: keyof AppParams<N> extends never ? [AppCallOptions<N>?] : [AppCallOptions<N>]): Promise<T> {
+  const { params, ...rest } = (options ?? {}) as RequestOptions & { params?: Readonly<Record<string, string | number>> };
+  const path = (appPath as (route: AppRouteName, values?: Readonly<Record<string, string | number>>) => string)(name, params);
+  return request<T>(APP_ROUTES[name].method, path, rest);
+}
 
 /** A DRF page of results. */
 export interface Page<T = JsonObject> {

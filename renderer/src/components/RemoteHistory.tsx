@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, type JSX } from 'react';
 import { useStore } from 'zustand';
+import { appPath } from '../../../shared/app/routes';
 import type { JsonObject } from '../../../shared/resources';
 import { paramsOf } from '../hooks';
 import { href, navigate, useRoute } from '../router';
@@ -25,7 +26,7 @@ export const CENTRAL = 'central';
 /** A central server may cap page_size at 30; pages of 30 are read the same either way. */
 const REMOTE_PAGE_SIZE = 30;
 const LIVE_PATH = '/remote/rest/rules/history/';
-const COPY_PATH = '/app/sync/remote-history';
+const COPY_PATH = appPath('remoteHistory');
 
 /** "This workspace" / "Central server": shown for a bound workspace only. */
 export function HistoryTabs({ current, params }: { current: 'local' | 'central'; params: Record<string, string> }) {

@@ -9,7 +9,8 @@
  * change; those refusals are shown where they belong.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { Field, JsonObject, JsonValue, Resource } from '../../../shared/resources';
+import { vendorProbeTemplate, type Field, type JsonObject, type JsonValue, type Resource } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, api } from '../api/client';
 import { useQuery } from '../data/useQuery';
 import { ItemsTable } from './ItemsTable';
@@ -51,7 +52,7 @@ interface Props {
  * the object itself is reloaded (the template may have changed too).
  */
 function useTemplate(pk: JsonValue | undefined, object: JsonObject | undefined): { template: JsonObject | undefined; error: string | undefined } {
-  const path = typeof pk === 'number' ? `/rest/appliances/vendor_probe_template/${pk}/` : undefined;
+  const path = typeof pk === 'number' ? `${listPath(vendorProbeTemplate)}${pk}/` : undefined;
   // A reload of the same template keeps showing the values read before until the new ones come.
   const { data, error } = useQuery(path, (signal) => api.get(path!, undefined, signal), { refreshOn: object });
   return error ? { template: undefined, error: error.message } : { template: data, error: undefined };

@@ -7,6 +7,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { history as historyResource, type JsonObject } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
 import { orderingOptions, type FilterBarProps } from '../components/ListToolbar';
 import { CENTRAL, HistoryTabs, RemoteHistory } from '../components/RemoteHistory';
 import { errorLineOf } from '../components/resourceFormModel';
@@ -17,7 +18,7 @@ import { formatSeen } from './hostsFormat';
 import { Description, HistoryEntry, ObjectLinks } from './historyEntry';
 import './history.css';
 
-const LIST_PATH = '/rest/rules/history/';
+const LIST_PATH = listPath(historyResource);
 
 const COLUMNS: readonly Column[] = [
   { key: 'date', title: 'Date (UTC)', width: '12.75rem', render: (row) => formatSeen(row.date).replace(/ UTC$/, '') },
@@ -92,7 +93,7 @@ function HistoryFilters({
   errors,
   onChange,
 }: FilterBarProps) {
-  const actions = useObject('/rest/rules/history/get_action_type_list/');
+  const actions = useObject(`${LIST_PATH}get_action_type_list/`);
   const actionList = actions.data?.action_type_list;
   const choices = typeof actionList === 'object' && actionList !== null && !Array.isArray(actionList) ? Object.entries(actionList) : [];
   const set = (name: string, value: string) => {

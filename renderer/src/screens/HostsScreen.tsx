@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { hostId, type JsonObject } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
 import { bridge } from '../api/bridge';
 import { ListToolbar, type FilterBarProps } from '../components/ListToolbar';
 import { errorLineOf } from '../components/resourceFormModel';
@@ -19,7 +20,7 @@ import { HostView } from './hostsIdentity';
 import { HostImport } from './hostsImport';
 import './hosts.css';
 
-const LIST_PATH = '/rest/appliances/host_id/';
+const LIST_PATH = listPath(hostId);
 
 function hostIdOf(row: JsonObject): JsonObject {
   const value = row.host_id;

@@ -4,7 +4,8 @@
  * parameters; create (a vendor probe optionally from a template) and delete with a comment.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { appliances, engineProbe, vendorProbe, type JsonObject } from '../../../shared/resources';
+import { appliances, engineProbe, ruleset, vendorProbe, type JsonObject } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ListToolbar } from '../components/ListToolbar';
@@ -15,8 +16,8 @@ import { href, navigate, useRoute } from '../router';
 import { PARAMETER_LABELS, TEMPLATES_PATH } from './templatesFields';
 
 const FAMILIES = {
-  vendor: { resource: vendorProbe, path: '/rest/appliances/vendor_probe/', title: 'vendor probe' },
-  engine: { resource: engineProbe, path: '/rest/appliances/engine_probe/', title: 'engine probe' },
+  vendor: { resource: vendorProbe, path: listPath(vendorProbe), title: 'vendor probe' },
+  engine: { resource: engineProbe, path: listPath(engineProbe), title: 'engine probe' },
 } as const;
 type Family = keyof typeof FAMILIES;
 
@@ -58,7 +59,7 @@ function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: nu
   const { resource, path, title } = FAMILIES[family];
   const probe = useObject(`${path}${pk}/`);
   const templates = useRefOptions(TEMPLATES_PATH, 'name', family === 'vendor');
-  const rulesets = useRefOptions('/rest/rules/ruleset/', 'name', family === 'engine');
+  const rulesets = useRefOptions(listPath(ruleset), 'name', family === 'engine');
   const [deleting, setDeleting] = useState(false);
   const [saved, setSaved] = useState(false);
   if (probe.error) {
@@ -135,7 +136,7 @@ function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: nu
 function NewProbe({ family, template, params, onCreated }: { family: Family; template: number | undefined; params: Record<string, string>; onCreated: () => void }) {
   const { resource, path, title } = FAMILIES[family];
   const templates = useRefOptions(TEMPLATES_PATH, 'name', family === 'vendor');
-  const rulesets = useRefOptions('/rest/rules/ruleset/', 'name', family === 'engine');
+  const rulesets = useRefOptions(listPath(ruleset), 'name', family === 'engine');
   return (
     <section aria-labelledby="new-probe-title" className="detail">
       <h2 id="new-probe-title">New {title}</h2>
@@ -160,7 +161,7 @@ function NewProbe({ family, template, params, onCreated }: { family: Family; tem
 
 export function ProbesScreen() {
   const route = useRoute();
-  const list = usePagedList('/rest/appliances/appliances/');
+  const list = usePagedList(listPath(appliances));
   const queryText = route.query.toString();
   const params = useMemo(() => listParamsOf(new URLSearchParams(queryText)), [queryText]);
   const [, familyOrNew, second] = route.segments;

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { JsonValue } from '../../../shared/resources';
-import { ApiFailure, api } from '../api/client';
+import { ApiFailure, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useStatus } from '../stores/status';
 import { useRemotes } from '../stores/sync';
@@ -55,7 +55,7 @@ function AddRemote({ onAdded }: { onAdded: (message: string) => void }) {
     setBusy(true);
     setErrors({});
     try {
-      const answer = await api.post('/app/remotes', { name: name.trim(), url: url.trim(), token: token.trim(), insecure, ...(pin.trim() ? { pin: pin.trim() } : {}) });
+      const answer = await appCall('addRemote', { body: { name: name.trim(), url: url.trim(), token: token.trim(), insecure, ...(pin.trim() ? { pin: pin.trim() } : {}) } });
       const warning = typeof answer.warning === 'string' ? ` Note: ${sentence(answer.warning)}` : '';
       onAdded(`Remote “${name.trim()}” added.${warning}`);
       setName('');
@@ -123,8 +123,7 @@ function ReplaceToken({ name, onDone, onCancel }: { name: string; onDone: () => 
       className="inline"
       onSubmit={(e) => {
         e.preventDefault();
-        api
-          .patch(`/app/remotes/${encodeURIComponent(name)}`, { token: token.trim() })
+        appCall('changeRemote', { params: { name }, body: { token: token.trim() } })
           .then(onDone)
           .catch((failure: unknown) => setError(errorsOf(failure).token ?? errorsOf(failure).general ?? String(failure)));
       }}
@@ -233,7 +232,7 @@ export function Remotes() {
           withComment={false}
           onClose={() => setRemoving(undefined)}
           onConfirm={async () => {
-            await api.delete(`/app/remotes/${encodeURIComponent(removing)}`);
+            await appCall('removeRemote', { params: { name: removing } });
             changed(`Remote “${removing}” removed.`);
           }}
         />

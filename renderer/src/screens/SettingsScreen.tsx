@@ -4,9 +4,10 @@
  * workspaces of this data folder (create, switch, rename, delete, export and import a bundle).
  */
 import { useEffect, useRef, useState } from 'react';
-import type { JsonObject } from '../../../shared/resources';
+import { user as userResource, type JsonObject, type JsonValue } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
 import { bridge } from '../api/bridge';
-import { ApiFailure, api, request } from '../api/client';
+import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useObject } from '../hooks';
 import { useStatus } from '../stores/status';
@@ -26,8 +27,8 @@ function messageOf(error: unknown): string {
 
 function Account() {
   const app = useStatus((s) => s.app);
-  const user = useObject(app ? `/rest/accounts/sciriususer/${app.user.pk}/` : undefined);
-  const token = useObject(app ? `/rest/accounts/sciriususer/${app.user.pk}/token/` : undefined);
+  const user = useObject(app ? `${listPath(userResource)}${app.user.pk}/` : undefined);
+  const token = useObject(app ? `${listPath(userResource)}${app.user.pk}/token/` : undefined);
   const [shown, setShown] = useState<string | undefined>();
   const [visible, setVisible] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -77,7 +78,7 @@ function Account() {
           confirmLabel="Regenerate token"
           onClose={() => setConfirming(false)}
           onConfirm={async (comment) => {
-            const answer = await api.post(`/rest/accounts/sciriususer/${app.user.pk}/token/`, comment ? { comment } : {});
+            const answer = await api.post(`${listPath(userResource)}${app.user.pk}/token/`, comment ? { comment } : {});
             setShown(String(answer.token));
             setVisible(true);
             setNotice('A new token was generated; the previous one no longer works.');
@@ -108,7 +109,7 @@ function Workspaces() {
 
   const load = async () => {
     try {
-      const body = await api.get('/app/workspaces');
+      const body = await appCall('workspaces');
       setRows((body.workspaces as JsonObject[]).map((w) => ({ name: String(w.name), current: w.current === true, sizeBytes: Number(w.sizeBytes) })));
     } catch (failure) {
       setError(messageOf(failure));
@@ -132,7 +133,7 @@ function Workspaces() {
 
   const open = (name: string) =>
     act(async () => {
-      await api.post(`/app/workspaces/${encodeURIComponent(name)}/open`, {});
+      await appCall('openWorkspace', { params: { name }, body: {} });
       // Every screen's data belongs to the workspace: start the app afresh on the new one.
       window.location.hash = '#/probes';
       window.location.reload();
@@ -140,7 +141,7 @@ function Workspaces() {
 
   const exportOne = (name: string) =>
     act(async () => {
-      const bundle = await request('GET', `/app/workspaces/${encodeURIComponent(name)}/export`);
+      const bundle = await appCall<'exportWorkspace', JsonValue>('exportWorkspace', { params: { name } });
       const saved = await bridge.saveFile(`${name}.outpost.json`, JSON.stringify(bundle, null, 1));
       if (!saved) throw new Error('Export cancelled.');
     }, `Workspace "${name}" exported.`);
@@ -156,7 +157,7 @@ function Workspaces() {
       } catch {
         throw new Error(`${chosen.name} is not JSON.`);
       }
-      await api.post('/app/workspaces/import', bundle, { name });
+      await appCall('importWorkspace', { body: bundle, query: { name } });
       setImportName('');
       if (file.current) file.current.value = '';
     }, 'Workspace imported.');
@@ -184,7 +185,7 @@ function Workspaces() {
                     className="inline"
                     onSubmit={(e) => {
                       e.preventDefault();
-                      void act(() => api.patch(`/app/workspaces/${encodeURIComponent(row.name)}`, { name: renaming.to }), 'Workspace renamed.').then(() => {
+                      void act(() => appCall('renameWorkspace', { params: { name: row.name }, body: { name: renaming.to } }), 'Workspace renamed.').then(() => {
                         setRenaming(undefined);
                         void useStatus.getState().refresh();
                       });
@@ -230,7 +231,7 @@ function Workspaces() {
         onSubmit={(e) => {
           e.preventDefault();
           const bound = newRemote === '' ? '' : `, bound to the central server "${newRemote}"`;
-          void act(() => api.post('/app/workspaces', { name: newName, ...(newRemote === '' ? {} : { remote: newRemote }) }), `Workspace "${newName.trim()}" created${bound}.`).then(() => {
+          void act(() => appCall('createWorkspace', { body: { name: newName, ...(newRemote === '' ? {} : { remote: newRemote }) } }), `Workspace "${newName.trim()}" created${bound}.`).then(() => {
             setNewName('');
             setNewRemote('');
           });
@@ -271,7 +272,7 @@ function Workspaces() {
           withComment={false}
           onClose={() => setDeleting(undefined)}
           onConfirm={async () => {
-            await api.delete(`/app/workspaces/${encodeURIComponent(deleting)}`);
+            await appCall('deleteWorkspace', { params: { name: deleting } });
             setNotice(`Workspace "${deleting}" deleted.`);
             await load();
           }}

@@ -2,7 +2,8 @@
  * One history entry in full (api.md §5): when, who and from where, the action, the description
  * with its linked objects opening their screens while they exist, the comment, the objects.
  */
-import type { JsonObject } from '../../../shared/resources';
+import { history, type JsonObject } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
 import { useObject } from '../hooks';
 import { href } from '../router';
 import { formatSeen } from './hostsFormat';
@@ -54,7 +55,7 @@ export function Description({ entry }: { entry: JsonObject }) {
 }
 
 export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (name: string, value: string) => void }) {
-  const entry = useObject(`/rest/rules/history/${pk}/`);
+  const entry = useObject(`${listPath(history)}${pk}/`);
   if (entry.error) {
     return (
       <p className="notice error" role="alert">

@@ -4,7 +4,8 @@
  * services with their details), and "nothing known" when the API answers `{ip, hits: 0}`.
  */
 import { useId, type ReactNode } from 'react';
-import type { HostListName, JsonObject, JsonValue } from '../../../shared/resources';
+import { hostId, type HostListName, type JsonObject, type JsonValue } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
 import { useObject } from '../hooks';
 import { formatSeen } from './hostsFormat';
 
@@ -231,7 +232,7 @@ export function HostIdentity({ ip, hits, hostId }: { ip: string; hits: JsonValue
 
 /** The host view of `ip`: loads it and shows the identity, "nothing known", or the API's error. */
 export function HostView({ ip, actions }: { ip: string; actions: ReactNode }) {
-  const host = useObject(`/rest/appliances/host_id/${encodeURIComponent(ip)}`);
+  const host = useObject(`${listPath(hostId)}${encodeURIComponent(ip)}`);
   let body: ReactNode;
   if (host.error) {
     body = (

@@ -5,12 +5,13 @@
  * then: the server takes the file whole or not at all).
  */
 import { useEffect, useRef, useState } from 'react';
-import type { JsonValue } from '../../../shared/resources';
+import { hostId, type JsonValue } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, withQuery } from '../api/client';
 import { formatBytes, invalidEntries, type InvalidEntry } from './hostsFormat';
 import { uploadJsonFile, type Upload } from './hostsUpload';
 
-const IMPORT_PATH = '/rest/appliances/host_id/import/';
+const IMPORT_PATH = `${listPath(hostId)}import/`;
 /** Entries in error listed with their messages; the rest are counted. */
 const LISTED_ERRORS = 10;
 

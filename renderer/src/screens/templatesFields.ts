@@ -2,8 +2,11 @@
  * What the probe and template screens share: the labels shown for the API's field names (which
  * are terse), and the path of templates.
  */
-export const TEMPLATES_PATH = '/rest/appliances/vendor_probe_template/';
-export const VENDOR_PROBES_PATH = '/rest/appliances/vendor_probe/';
+import { vendorProbe, vendorProbeTemplate } from '../../../shared/resources';
+import { listPath } from '../../../shared/resources/derived';
+
+export const TEMPLATES_PATH = listPath(vendorProbeTemplate);
+export const VENDOR_PROBES_PATH = listPath(vendorProbe);
 
 export const PARAMETER_LABELS: Readonly<Record<string, string>> = {
   descr: 'Description',

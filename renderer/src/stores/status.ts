@@ -7,7 +7,7 @@ import type { ServerStatus } from '../../../shared/app/bridge';
 import type { SyncStatusView } from '../../../shared/app/sync';
 import type { JsonObject } from '../../../shared/resources';
 import { bridge } from '../api/bridge';
-import { api, followsPageWorkspace, workspaceChanged } from '../api/client';
+import { appCall, followsPageWorkspace, workspaceChanged } from '../api/client';
 import { startPolling } from './poll';
 import { parseSyncStatus } from './syncModel';
 
@@ -45,7 +45,7 @@ export const useStatus = create<StatusState>((set) => ({
   error: undefined,
   async refresh() {
     try {
-      const app = toAppStatus(await api.get('/app/status'));
+      const app = toAppStatus(await appCall('status'));
       // Another window switched the workspace: this page's data and forms belong to the old one.
       if (!followsPageWorkspace(app.workspace)) return workspaceChanged(app.workspace);
       set({ app, error: undefined });

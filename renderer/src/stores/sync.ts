@@ -6,7 +6,7 @@
  */
 import { create } from 'zustand';
 import type { EntryView, SyncStatusView } from '../../../shared/app/sync';
-import { ApiFailure, api } from '../api/client';
+import { ApiFailure, appCall } from '../api/client';
 import { startPolling } from './poll';
 import { useStatus } from './status';
 import { parseEntries, parseRemotes, parseSyncStatus, type RemoteInfo } from './syncModel';
@@ -50,7 +50,7 @@ export const useSync = create<SyncState>((set, get) => {
     error: undefined,
     async load() {
       try {
-        const body = await api.get('/app/sync');
+        const body = await appCall('sync');
         const status = parseSyncStatus(body.status);
         set({ status: status ?? undefined, entries: parseEntries(body.entries), loaded: true, unavailable: undefined });
         if (get().error?.startsWith('Reading')) set({ error: undefined });
@@ -63,7 +63,7 @@ export const useSync = create<SyncState>((set, get) => {
     async syncNow(options = {}) {
       set({ error: undefined });
       try {
-        const started = await api.post('/app/sync', options.allowMassDelete ? { allowMassDelete: true } : {});
+        const started = await appCall('syncNow', { body: options.allowMassDelete ? { allowMassDelete: true } : {} });
         const status = parseSyncStatus(started);
         if (status) set({ status });
         wake?.(POLL_SYNCING_MS);
@@ -75,7 +75,7 @@ export const useSync = create<SyncState>((set, get) => {
     async resolve(seq, field, choice) {
       set({ error: undefined });
       try {
-        await api.post(`/app/sync/entries/${seq}/resolve`, { field, choice });
+        await appCall('resolveEntry', { params: { seq }, body: { field, choice } });
       } catch (error) {
         set({ error: messageOf(error) });
       }
@@ -84,7 +84,7 @@ export const useSync = create<SyncState>((set, get) => {
     async retry(seq) {
       set({ error: undefined });
       try {
-        await api.post(`/app/sync/entries/${seq}/retry`, {});
+        await appCall('retryEntry', { params: { seq }, body: {} });
       } catch (error) {
         set({ error: messageOf(error) });
       }
@@ -92,7 +92,7 @@ export const useSync = create<SyncState>((set, get) => {
     },
     async discard(seq) {
       // Failures reach the confirmation dialog, which shows them.
-      await api.delete(`/app/sync/entries/${seq}`);
+      await appCall('discardEntry', { params: { seq } });
       await after();
     },
   };
@@ -124,7 +124,7 @@ export const useRemotes = create<RemotesState>((set) => ({
   error: undefined,
   async load() {
     try {
-      set({ remotes: parseRemotes(await api.get('/app/remotes')), loaded: true, error: undefined });
+      set({ remotes: parseRemotes(await appCall('remotes')), loaded: true, error: undefined });
     } catch (error) {
       set({ loaded: true, error: messageOf(error) });
     }

@@ -3,16 +3,16 @@
  * the current workspace (`/rest/`, `/api-auth/`, `/rules/hunt`), and the renderer's files at `/`.
  * `outpost serve` and the desktop app's server process both listen with this handler.
  */
-import { MESSAGES } from '../../../shared/api/messages';
-import { WORKSPACE_HEADER } from '../../../shared/app/workspaceHeader';
-import { parseQuery, queryGet } from '../../../shared/api/queryString';
-import type { WorkspaceHost } from '../../workspaces/host';
-import type { ApiHandler } from '../http/nodeAdapter';
-import type { ApiRequest, ApiResponse } from '../http/types';
-import { isSafeMethod } from '../routing/auth';
-import { jsonResponse, SECURITY_HEADERS } from '../routing/router';
-import { proxy, PROXY_PREFIX } from '../../remote/proxy';
-import { RemoteSession } from '../../remote/session';
+import { MESSAGES } from '../../shared/api/messages';
+import { WORKSPACE_HEADER } from '../../shared/app/workspaceHeader';
+import { parseQuery, queryGet } from '../../shared/api/queryString';
+import type { WorkspaceHost } from '../workspaces/host';
+import type { ApiHandler } from '../server/http/nodeAdapter';
+import type { ApiRequest, ApiResponse } from '../server/http/types';
+import { isSafeMethod } from '../server/routing/auth';
+import { jsonResponse, SECURITY_HEADERS } from '../server/http/responses';
+import { proxy, PROXY_PREFIX } from '../remote/proxy';
+import { RemoteSession } from '../remote/session';
 import { appRoutes, type AppInfo } from './appRoutes';
 import { withBodyPolicy } from './bodyPolicy';
 import { staticFiles } from './staticFiles';

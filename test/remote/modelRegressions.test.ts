@@ -1,5 +1,5 @@
 /**
- * Bugs the model-based test (test/sync/model.test.ts) found, each pinned by the smallest
+ * Bugs the model-based test (test/remote/model.test.ts) found, each pinned by the smallest
  * scenario that shows it: two workspaces bound to one central server (the reference DRF server).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -15,16 +15,16 @@
  * the answer it gives with the body: on those paths it never reads one. Should it try (credentials
  * that appeared in between), the withheld body is refused with a 400, never taken as `{}`.
  */
-import { ApiError } from '../../../shared/api/errors';
-import type { ImportName } from '../../../shared/api/imports';
-import type { OpenedWorkspace } from '../openWorkspace';
-import type { Admit, RequestHead } from '../http/admission';
-import { BODY_WITHHELD } from '../http/body';
-import { prepareImportBody } from '../http/bodyWorker';
-import type { ApiHandler } from '../http/nodeAdapter';
-import type { ApiRequest, ApiResponse } from '../http/types';
-import { authenticate } from '../routing/auth';
-import { isManager, type UserRecord } from '../store/users';
+import { ApiError } from '../../shared/api/errors';
+import type { ImportName } from '../../shared/api/imports';
+import type { OpenedWorkspace } from '../workspaces/openWorkspace';
+import type { Admit, RequestHead } from '../server/http/admission';
+import { BODY_WITHHELD } from '../server/http/body';
+import { prepareImportBody } from '../server/http/bodyWorker';
+import type { ApiHandler } from '../server/http/nodeAdapter';
+import type { ApiRequest, ApiResponse } from '../server/http/types';
+import { authenticate } from '../server/routing/auth';
+import { isManager, type UserRecord } from '../server/store/users';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -102,7 +102,7 @@ export function admitBodies(target: BodyPolicyTarget, answer: Answer): Admit {
     const route = head.method === 'POST' ? IMPORT_ROUTES.find((r) => r.path.test(head.path)) : undefined;
     if (!route) return { limit: BODY_LIMITS.object };
     if (!isManager(caller)) return withoutBody();
-    return { limit: BODY_LIMITS.import, ...(route.prepare ? { prepare: prepareImportRequest(route.prepare) } : {}) };
+    return { limit: BODY_LIMITS.import, ...(route.prepare ? { parse: prepareImportRequest(route.prepare) } : {}) };
   };
 }
 

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ApiRequest, ApiResponse } from '../http/types';
-import { SECURITY_HEADERS } from '../routing/router';
+import type { ApiRequest, ApiResponse } from '../server/http/types';
+import { SECURITY_HEADERS } from '../server/http/responses';
 
 /** The page may load and reach only its own origin; nothing inline, no frames, no plugins. */
 export const APP_CSP =

@@ -1,7 +1,7 @@
 /**
  * The randomized model-based test of the sync (issue 4): two workspaces bound to one central
  * server (the reference DRF server) and direct edits on that server, random operations, syncs
- * in random order; after every sync the invariants of test/sync/model/intents.ts and mirror.ts
+ * in random order; after every sync the invariants of test/remote/model/intents.ts and mirror.ts
  * hold (no lost change unless shown as a conflict or refused change, no lost update of others,
  * no duplicate, the mirror equal to the central server wherever nothing waits), and after a
  * clean-up and the final syncs both workspaces equal the central server exactly.
@@ -44,7 +44,7 @@ describe.concurrent('two workspaces and direct remote edits, random operations a
         end = state;
       } catch (error) {
         if (error instanceof ModelFailure) expect.fail(error.message);
-        throw new Error(`seed ${seed} (replay alone: OUTPOST_MODEL_SEED=${seed} npx vitest run test/sync/model.test.ts): ${(error as Error).stack ?? error}`);
+        throw new Error(`seed ${seed} (replay alone: OUTPOST_MODEL_SEED=${seed} npx vitest run test/remote/model.test.ts): ${(error as Error).stack ?? error}`);
       } finally {
         await pool.release(lane, end);
       }

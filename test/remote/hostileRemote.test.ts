@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createAppHandler } from '../../electron/server/app/appHandler';
+import { createAppHandler } from '../../electron/app/appHandler';
 import { listen, type RunningServer } from '../../electron/server/http/nodeAdapter';
 import { WorkspaceHost } from '../../electron/workspaces/host';
 import { Client } from '../helpers/http';

@@ -258,7 +258,7 @@ class SeedRun {
         ...violations.map((v) => `  - ${v}`),
         'operations so far:',
         ...this.log.map((line) => `  ${line}`),
-        `replay this seed alone: OUTPOST_MODEL_SEED=${this.seed} npx vitest run test/sync/model.test.ts`,
+        `replay this seed alone: OUTPOST_MODEL_SEED=${this.seed} npx vitest run test/remote/model.test.ts`,
       ].join('\n'),
     );
   }

@@ -1,5 +1,5 @@
 /**
- * The invariants of the model-based sync test (test/sync/model/*) on hand-made states: each one
+ * The invariants of the model-based sync test (test/remote/model/*) on hand-made states: each one
  * holds where the sync did its job, and fails where it lost, duplicated or overwrote a change.
  * (The model test is only as good as these checks: they must be able to fail.)
  */

@@ -3,7 +3,7 @@
  * appends its outbox entry in the write's own transaction, and objects made here get negative
  * pks until the central server gives them its own. A standalone workspace has no recorder.
  */
-import type { JsonObject } from '../../shared/resources';
+import type { JsonObject } from '../../../shared/resources';
 
 export interface ChangeRecorder {
   /** A pk for an object created here: negative, never used before in this workspace. */

@@ -1,0 +1,127 @@
+/**
+ * The app's own endpoints under `/app/` (app.md §1): what the renderer needs besides the API —
+ * status and workspaces — identical in the desktop app and in a browser on `outpost serve`.
+ * Same authentication as the API (the local token, or a browser session). The routes and who may
+ * call them are one table, shared/app/routes.ts; answers use the API's error shapes.
+ */
+import { ApiError } from '../../shared/api/errors';
+import { MESSAGES } from '../../shared/api/messages';
+import { parseQuery, queryGet } from '../../shared/api/queryString';
+import { requireObject } from '../../shared/api/validate';
+import type { JsonObject, JsonValue } from '../../shared/resources';
+import { BundleError, bundleJson } from '../workspaces/bundle';
+import { WorkspaceError, type WorkspaceHost } from '../workspaces/host';
+import { parseBody } from '../server/http/body';
+import type { ApiRequest, ApiResponse } from '../server/http/types';
+import { authenticate, CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../server/routing/auth';
+import { jsonResponse } from '../server/http/responses';
+import { isManager, type UserRecord } from '../server/store/users';
+import { setCookie, setCookieHeaders } from '../server/views/login';
+import { appRoleFor, matchAppRoute } from '../../shared/app/routes';
+import type { AppCall, AppHandlers, Answer } from './appCall';
+import { centralLink, syncHandlers, syncSummary } from './syncRoutes';
+
+export interface AppInfo {
+  readonly version: string;
+}
+
+const ok = (body: JsonValue): Answer => ({ status: 200, body });
+
+function nameIn(body: JsonObject): string {
+  const name = body.name;
+  if (typeof name !== 'string' || name.trim() === '') throw ApiError.validation({ name: [name === undefined ? MESSAGES.required : MESSAGES.blank] });
+  return name.trim();
+}
+
+export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest) => ApiResponse | undefined {
+  const status = (user: UserRecord): JsonObject => ({
+    version: info.version,
+    workspace: host.name,
+    mode: host.session() === undefined ? 'standalone' : 'bound',
+    sync: syncSummary(host),
+    user: { pk: user.pk, username: user.username, role: user.role },
+  });
+
+  /** After a switch, a browser session moves to the new workspace (sessions live in its database). */
+  const carrySession = (call: AppCall): Record<string, readonly string[]> => {
+    if (!parseCookies(call.req.headers.cookie).get(SESSION_COOKIE)) return {};
+    const users = host.current().services.users;
+    const user = users.byUsername(call.user.username);
+    if (!user) return {};
+    const session = users.openSession(user.pk);
+    const secure = call.req.scheme === 'https';
+    return setCookieHeaders([
+      setCookie(SESSION_COOKIE, session.key, { httpOnly: true, secure }),
+      setCookie(CSRF_COOKIE, session.csrf, { httpOnly: false, secure }),
+    ]);
+  };
+
+  const workspaceList = () => ({ current: host.name, workspaces: host.list().map((w) => ({ ...w, remote: w.remote ?? null })) });
+
+  /** One handler per route of the table (shared/app/routes.ts); the compiler checks none is missing. */
+  const handlers: AppHandlers = {
+    status: (call) => ok(status(call.user)),
+    // The central server's host view of an address; a standalone workspace has no central server.
+    centralLink: (call) => ok(centralLink(host, call.query('ip'))),
+    workspaces: () => ok(workspaceList()),
+    createWorkspace: (call) => {
+      const body = call.body();
+      const name = nameIn(body);
+      const remote = body.remote;
+      if (remote !== undefined && remote !== null && typeof remote !== 'string') throw ApiError.validation({ remote: [MESSAGES.notAString] });
+      host.create(name, typeof remote === 'string' && remote !== '' ? { remote } : {});
+      return { status: 201, body: { name, remote: typeof remote === 'string' && remote !== '' ? remote : null } };
+    },
+    importWorkspace: (call) => {
+      const name = call.query('name');
+      if (!name) throw ApiError.validation({ name: [MESSAGES.required] });
+      host.importBundle(name, parseBody(call.req.headers['content-type'], call.req.body));
+      return { status: 201, body: { name } };
+    },
+    renameWorkspace: (call, { name }) => {
+      host.rename(name!, nameIn(call.body()));
+      return ok(workspaceList());
+    },
+    deleteWorkspace: (_call, { name }) => {
+      host.delete(name!);
+      return { status: 204, body: null };
+    },
+    openWorkspace: (call, { name }) => {
+      host.switchTo(name!);
+      return { status: 200, body: status(call.user), headers: carrySession(call) };
+    },
+    exportWorkspace: (_call, { name }) => ({
+      status: 200,
+      body: bundleJson(host.exportBundle(name!)),
+      headers: { 'Content-Disposition': `attachment; filename="${name!}.outpost.json"` },
+    }),
+    ...syncHandlers(host),
+  };
+
+  return (req) => {
+    if (req.path !== '/app' && !req.path.startsWith('/app/')) return undefined;
+    const segments = req.path.split('/').slice(2).filter((s) => s !== '');
+    try {
+      const auth = authenticate(req, host.current().services.users);
+      if (!auth) throw ApiError.detail(403, MESSAGES.notAuthenticated);
+      if (appRoleFor(req.method, segments) === 'manager' && !isManager(auth.user)) throw ApiError.detail(403, MESSAGES.permissionDenied);
+      const route = matchAppRoute(req.method, segments);
+      if (!route) throw ApiError.detail(404, MESSAGES.notFound);
+      const query = parseQuery(req.rawQuery);
+      const call: AppCall = {
+        req,
+        user: auth.user,
+        query: (name) => queryGet(query, name),
+        body: () => requireObject(parseBody(req.headers['content-type'], req.body)),
+      };
+      const answer = handlers[route.name](call, route.params);
+      const response = jsonResponse(answer.status, answer.body, {}, undefined);
+      return { ...response, headers: { ...response.headers, 'Cache-Control': 'no-store', ...(answer.headers ?? {}) } };
+    } catch (error) {
+      if (error instanceof ApiError) return jsonResponse(error.status, error.body, { 'Cache-Control': 'no-store' });
+      if (error instanceof WorkspaceError) return jsonResponse(error.status, { detail: error.message }, { 'Cache-Control': 'no-store' });
+      if (error instanceof BundleError) return jsonResponse(400, { detail: error.message }, { 'Cache-Control': 'no-store' });
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The app's endpoints for working against a central server (app.md §3, §4 "Sync", "Settings →
+ * remotes"): the sync status and outbox, "Sync now", conflicts resolved field by field, refused
+ * changes retried or discarded, the mirrored remote history, and the remotes of the data folder
+ * (their tokens are written here, never read back).
+ */
+import { ApiError } from '../../shared/api/errors';
+import { MESSAGES } from '../../shared/api/messages';
+import { isIpLiteral } from '../../shared/app/bridge';
+import type { SyncStatusView } from '../../shared/app/sync';
+import type { JsonObject, JsonValue } from '../../shared/resources';
+import { ResolveError } from '../remote/engine';
+import { RemoteConfigError } from '../remote/remotes';
+import { RemoteSession } from '../remote/session';
+import type { WorkspaceHost } from '../workspaces/host';
+import type { AppHandler, AppHandlers, Answer } from './appCall';
+
+const ok = (body: JsonValue): Answer => ({ status: 200, body });
+
+function toJson<T>(value: T): JsonValue {
+  return JSON.parse(JSON.stringify(value)) as JsonValue;
+}
+
+/** The sync part of `/app/status`: what the always-visible indicator shows. */
+export function syncSummary(host: WorkspaceHost): JsonValue {
+  const session = host.session();
+  if (session === undefined) return null;
+  const view: SyncStatusView =
+    session instanceof RemoteSession
+      ? { ...session.engine.status(), problem: null }
+      : {
+          remote: { name: session.name, url: null },
+          connection: 'unknown',
+          syncing: false,
+          progress: null,
+          lastPull: null,
+          lastPush: null,
+          lastSync: null,
+          lastError: null,
+          lastErrorKind: null,
+          outbox: null,
+          problem: session.problem,
+        };
+  return toJson(view);
+}
+
+function sessionOf(host: WorkspaceHost): RemoteSession {
+  const session = host.session();
+  if (session === undefined) throw ApiError.detail(404, 'This workspace is standalone: it has no central server.');
+  if (!(session instanceof RemoteSession)) throw ApiError.detail(409, session.problem);
+  return session;
+}
+
+function seqOf(segment: string | undefined): number {
+  if (segment === undefined || !/^\d{1,15}$/.test(segment)) throw ApiError.detail(404, MESSAGES.notFound);
+  return Number(segment);
+}
+
+function flag(body: JsonObject, name: string): boolean {
+  const value = body[name];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw ApiError.validation({ [name]: [MESSAGES.notABoolean] });
+  return value;
+}
+
+function requiredText(body: JsonObject, name: string): string {
+  const value = body[name];
+  if (typeof value !== 'string' || value.trim() === '') throw ApiError.validation({ [name]: [value === undefined || value === null ? MESSAGES.required : MESSAGES.blank] });
+  return value.trim();
+}
+
+function optionalText(body: JsonObject, name: string): string | undefined {
+  const value = body[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw ApiError.validation({ [name]: [MESSAGES.notAString] });
+  return value.trim();
+}
+
+/** The central server's hunt page for an address (app.md §4 Host lookup); null when standalone. */
+export function centralLink(host: WorkspaceHost, ip: string | undefined): JsonValue {
+  const session = host.session();
+  if (!(session instanceof RemoteSession) || ip === undefined || !isIpLiteral(ip)) return { url: null };
+  const url = new URL('rules/hunt', session.config.url.endsWith('/') ? session.config.url : `${session.config.url}/`);
+  url.searchParams.set('session', 'temporary');
+  url.searchParams.set('page', 'HOSTS_LIST');
+  url.searchParams.set('ip', ip);
+  return { url: url.href };
+}
+
+type SyncRouteName =
+  | 'remotes'
+  | 'addRemote'
+  | 'changeRemote'
+  | 'removeRemote'
+  | 'sync'
+  | 'syncNow'
+  | 'conflicts'
+  | 'remoteHistory'
+  | 'discardEntry'
+  | 'retryEntry'
+  | 'resolveEntry';
+
+/** A remote's configuration error as the API's error shapes. */
+function asApiError(error: unknown): unknown {
+  if (error instanceof RemoteConfigError) {
+    const text = error.message.charAt(0).toUpperCase() + error.message.slice(1) + (/[.!?]$/.test(error.message) ? '' : '.');
+    return error.field ? ApiError.validation({ [error.field]: [text] }) : ApiError.detail(400, text);
+  }
+  if (error instanceof ResolveError) return ApiError.detail(error.status, error.message);
+  return error;
+}
+
+/** Run a handler with the sync layer's errors turned into the API's. */
+function guarded(handler: AppHandler): AppHandler {
+  return (call, params) => {
+    try {
+      return handler(call, params);
+    } catch (error) {
+      throw asApiError(error);
+    }
+  };
+}
+
+/** The handlers of `/app/sync…` and `/app/remotes…`. */
+export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteName> {
+  const remoteList = () =>
+    host.remotes.list().map((r) => ({ name: r.name, url: r.url, insecure: r.insecure === true, pin: r.pin ?? null, hasToken: host.remotes.token(r.name) !== undefined }));
+  const existing = (name: string) => {
+    const found = host.remotes.get(name);
+    if (!found) throw ApiError.detail(404, `There is no remote "${name}".`);
+    return found;
+  };
+  const handlers: Record<SyncRouteName, AppHandler> = {
+    remotes: () => ok(remoteList()),
+    addRemote: (call) => {
+      const body = call.body();
+      const remoteName = requiredText(body, 'name');
+      const pin = optionalText(body, 'pin');
+      const warning = host.remotes.add(
+        { name: remoteName, url: requiredText(body, 'url'), ...(flag(body, 'insecure') ? { insecure: true } : {}), ...(pin ? { pin } : {}) },
+        requiredText(body, 'token'),
+      );
+      return { status: 201, body: { remote: remoteList().find((r) => r.name === remoteName) ?? null, warning: warning ?? null } };
+    },
+    changeRemote: (call, params) => {
+      const name = params.name!;
+      const known = existing(name);
+      const body = call.body();
+      const token = optionalText(body, 'token');
+      const url = optionalText(body, 'url');
+      const changesTls = 'insecure' in body || 'pin' in body;
+      let tokenCleared = false;
+      if (url !== undefined || changesTls) {
+        const pin = 'pin' in body ? optionalText(body, 'pin') : known.pin;
+        const insecure = 'insecure' in body ? flag(body, 'insecure') : known.insecure === true;
+        tokenCleared = host.remotes.change({ name, url: url ?? known.url, ...(insecure ? { insecure: true } : {}), ...(pin ? { pin } : {}) }, token).tokenCleared;
+        // The open workspace's session follows the new address at once, not at the next switch.
+        host.remoteChanged(name);
+      } else if (token !== undefined) {
+        host.remotes.setToken(name, token);
+        host.remoteTokenChanged(name);
+      }
+      const remote = remoteList().find((r) => r.name === name) ?? null;
+      return ok(tokenCleared ? { ...remote, warning: 'The address now names another server: its token was removed; give the token for that server.' } : remote);
+    },
+    removeRemote: (_call, params) => {
+      existing(params.name!);
+      host.remotes.remove(params.name!);
+      return { status: 204, body: null };
+    },
+    sync: () => {
+      const session = sessionOf(host);
+      return ok(toJson({ status: session.engine.status(), entries: session.engine.entries() }));
+    },
+    syncNow: (call) => {
+      const session = sessionOf(host);
+      const body = call.body();
+      void session.syncNow({ allowMassDelete: flag(body, 'allowMassDelete'), user: { pk: call.user.pk, username: call.user.username }, recordEmpty: true });
+      return { status: 202, body: toJson(session.engine.status()) };
+    },
+    conflicts: () => ok(toJson(sessionOf(host).engine.conflicts())),
+    remoteHistory: (call) => {
+      sessionOf(host);
+      const page = Math.max(1, Number(call.query('page') ?? '1') || 1);
+      const size = Math.min(1000, Math.max(1, Number(call.query('page_size') ?? '50') || 50));
+      return ok(host.current().services.remoteHistory.page(page, size));
+    },
+    discardEntry: (_call, params) => {
+      const session = sessionOf(host);
+      session.engine.discard(seqOf(params.seq));
+      return { status: 204, body: null };
+    },
+    retryEntry: (_call, params) => {
+      const session = sessionOf(host);
+      session.engine.retry(seqOf(params.seq));
+      session.nudge();
+      return ok(toJson(session.engine.status()));
+    },
+    resolveEntry: (call, params) => {
+      const session = sessionOf(host);
+      const seq = seqOf(params.seq);
+      const body = call.body();
+      const choice = body.choice;
+      if (choice !== 'mine' && choice !== 'theirs') throw ApiError.validation({ choice: [`"${String(choice)}" is not a valid choice.`] });
+      const left = session.engine.resolve(seq, requiredText(body, 'field'), choice);
+      session.nudge();
+      return ok(toJson({ entry: left ?? null }));
+    },
+  };
+  return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, guarded(handler)])) as Record<SyncRouteName, AppHandler>;
+}
