@@ -31,6 +31,7 @@ if (process.argv.includes('--bench')) {
       'ui.bench': path.join(root, 'bench/ui.bench.ts'),
       'sync.bench': path.join(root, 'bench/sync.bench.ts'),
       'hostile.bench': path.join(root, 'bench/hostile.bench.ts'),
+      'eve.bench': path.join(root, 'bench/eve.bench.ts'),
       hostileServer: path.join(root, 'bench/hostileServer.ts'),
       // The servers these benchmarks start parse large imports in it.
       bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'),

@@ -16,6 +16,6 @@ export interface AppCall {
 }
 
 /** The handler of a route: the call and the path's parameters (decoded). */
-export type AppHandler = (call: AppCall, params: Readonly<Record<string, string>>) => Answer;
+export type AppHandler = (call: AppCall, params: Readonly<Record<string, string>>) => Answer | Promise<Answer>;
 
 export type AppHandlers = Readonly<Record<AppRouteName, AppHandler>>;

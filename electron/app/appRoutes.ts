@@ -19,6 +19,7 @@ import { isManager, type UserRecord } from '../server/store/users';
 import { setCookie, setCookieHeaders } from '../server/views/login';
 import { appRoleFor, matchAppRoute } from '../../shared/app/routes';
 import type { AppCall, AppHandlers, Answer } from './appCall';
+import { hostHandlers } from './hostRoutes';
 import { centralLink, syncHandlers, syncSummary } from './syncRoutes';
 
 export interface AppInfo {
@@ -33,7 +34,20 @@ function nameIn(body: JsonObject): string {
   return name.trim();
 }
 
-export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest) => ApiResponse | undefined {
+/** An answer, or an error of the kinds the app's routes throw, in the API's shapes. */
+function responseOf(answer: Answer): ApiResponse {
+  const response = jsonResponse(answer.status, answer.body, {}, undefined);
+  return { ...response, headers: { ...response.headers, 'Cache-Control': 'no-store', ...(answer.headers ?? {}) } };
+}
+
+function errorResponse(error: unknown): ApiResponse {
+  if (error instanceof ApiError) return jsonResponse(error.status, error.body, { 'Cache-Control': 'no-store' });
+  if (error instanceof WorkspaceError) return jsonResponse(error.status, { detail: error.message }, { 'Cache-Control': 'no-store' });
+  if (error instanceof BundleError) return jsonResponse(400, { detail: error.message }, { 'Cache-Control': 'no-store' });
+  throw error;
+}
+
+export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest) => ApiResponse | Promise<ApiResponse> | undefined {
   const status = (user: UserRecord): JsonObject => ({
     version: info.version,
     workspace: host.name,
@@ -96,6 +110,7 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
       headers: { 'Content-Disposition': `attachment; filename="${name!}.outpost.json"` },
     }),
     ...syncHandlers(host),
+    ...hostHandlers(host),
   };
 
   return (req) => {
@@ -115,13 +130,9 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
         body: () => requireObject(parseBody(req.headers['content-type'], req.body)),
       };
       const answer = handlers[route.name](call, route.params);
-      const response = jsonResponse(answer.status, answer.body, {}, undefined);
-      return { ...response, headers: { ...response.headers, 'Cache-Control': 'no-store', ...(answer.headers ?? {}) } };
+      return answer instanceof Promise ? answer.then(responseOf, errorResponse) : responseOf(answer);
     } catch (error) {
-      if (error instanceof ApiError) return jsonResponse(error.status, error.body, { 'Cache-Control': 'no-store' });
-      if (error instanceof WorkspaceError) return jsonResponse(error.status, { detail: error.message }, { 'Cache-Control': 'no-store' });
-      if (error instanceof BundleError) return jsonResponse(400, { detail: error.message }, { 'Cache-Control': 'no-store' });
-      throw error;
+      return errorResponse(error);
     }
   };
 }

@@ -63,6 +63,9 @@ const IMPORT_ROUTES: readonly ImportRoute[] = [
   { path: /^\/app\/workspaces\/import\/?$/ },
 ];
 
+/** Bodies read as they arrive, of any length: EVE logs uploaded by the app (docs/eve.md). */
+const STREAMED = /^\/app\/hosts\/import-eve\/?$/;
+
 export interface BodyPolicyTarget {
   /** The workspace being served: its users authenticate the caller. */
   current(): Pick<OpenedWorkspace, 'services'>;
@@ -99,6 +102,7 @@ export function admitBodies(target: BodyPolicyTarget, answer: Answer): Admit {
     if (!AUTHENTICATED_PREFIXES.some((prefix) => head.path.startsWith(prefix))) return withoutBody();
     const caller = callerOf(head, target);
     if (!caller) return withoutBody();
+    if (head.method === 'POST' && STREAMED.test(head.path)) return isManager(caller) ? { stream: true } : withoutBody();
     const route = head.method === 'POST' ? IMPORT_ROUTES.find((r) => r.path.test(head.path)) : undefined;
     if (!route) return { limit: BODY_LIMITS.object };
     if (!isManager(caller)) return withoutBody();

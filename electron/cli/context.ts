@@ -16,11 +16,11 @@ export const COMMON_OPTIONS = {
   workspace: { type: 'string' },
 } as const satisfies Options;
 
-/** node:util parseArgs with errors turned into UsageError (message, then exit 1). */
+/** node:util parseArgs with errors turned into UsageError (message, then exit 1); `positionals` -1: any number. */
 export function parseCommand<T extends Options>(args: readonly string[], options: T, positionals: number) {
   try {
     const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-    if (parsed.positionals.length !== positionals) {
+    if (positionals >= 0 && parsed.positionals.length !== positionals) {
       throw new UsageError(
         positionals === 0
           ? `unexpected argument "${parsed.positionals[0]}"`

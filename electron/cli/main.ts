@@ -2,6 +2,7 @@
 import { DatabaseTooNewError } from '../server/store/database';
 import { DataFolderError } from '../workspaces/dataFolder';
 import { exportCommand, importBundleCommand } from './bundles';
+import { importEveCommand } from './eve';
 import { importCommand } from './imports';
 import { remoteCommand, workspaceCommand } from './remotes';
 import { conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
@@ -32,6 +33,8 @@ async function run(argv: readonly string[]): Promise<number> {
       return importCommand('hosts', args, out);
     case 'import-threats':
       return importCommand('threats', args, out);
+    case 'import-eve':
+      return importEveCommand(args, out);
     case 'export':
       return exportCommand(args, out);
     case 'import':

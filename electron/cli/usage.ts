@@ -6,6 +6,10 @@ Commands:
                    [--tls self-signed | --cert FILE --key FILE] [--admin-token TOKEN]
   import-hosts F   import a JSON array of host identities ({"ip", "hits"?, "host_id"})
   import-threats F import a JSON array of threats (the API's threat objects)
+  import-eve PATH...
+                   host identities from Suricata EVE logs (files, .gz, or folders of
+                   rotated ones); only what was added since the last import is read
+                   [--home-net CIDR[,CIDR...]] [--follow to keep reading a growing log]
   export FILE      a workspace to one JSON bundle [--force to replace FILE]
   import FILE      a new workspace from a bundle (named as in it, or --workspace NAME)
 

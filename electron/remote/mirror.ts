@@ -45,12 +45,33 @@ const REFERENCED: ReadonlyMap<PulledEndpoint, string> = new Map(
   PULLED.flatMap((r) => referenceFields(r).map((ref) => [ref.target.name, ref.target.storage.table] as const)),
 );
 
-/** The item tables of an owner resource (templates, first-family probes), by field. */
-function itemTablesOf(resource: Resource): Record<string, ItemTable> {
-  return Object.fromEntries(
-    itemFieldsOf(resource).map(({ field, declared }) => [field, { table: declared.table, flag: declared.flag, owner: resource.storage.itemOwner! }]),
-  );
+/** What the mirror writes of each pulled resource besides its row, worked out once from its declaration. */
+interface MirrorPlan {
+  /** Item fields (interfaces, protocols) and their tables. */
+  readonly items: readonly { readonly field: string; readonly table: ItemTable; readonly deletable: string | undefined }[];
+  /** List fields kept in a join table (a ruleset's sources). */
+  readonly lists: readonly string[];
+  /** A first-family probe's device comes with it. */
+  readonly device: boolean;
 }
+
+const PLANS = new Map<string, MirrorPlan>(
+  PULLED.map((resource) => [
+    resource.name,
+    {
+      items: itemFieldsOf(resource).map(({ field, declared }) => ({
+        field,
+        table: { table: declared.table, flag: declared.flag, owner: resource.storage.itemOwner! },
+        // Items deleted one by one through their own endpoint (interfaces): a delete waiting in the outbox keeps them out.
+        deletable: resourcesIn(declared.table).find((r) => r.sync?.push === 'deletes')?.name,
+      })),
+      lists: Object.entries(resource.fields)
+        .filter(([, declared]) => declared.kind === 'refList')
+        .map(([field]) => field),
+      device: 'vendordevice_id' in resource.fields,
+    },
+  ]),
+);
 
 /** Pulled endpoints whose objects refer to objects of `endpoint`, with the field that does. */
 function referrersOf(endpoint: PulledEndpoint): { endpoint: PulledEndpoint; field: string }[] {
@@ -87,17 +108,15 @@ export class Mirror {
    * of the same name, else get a new local one; an interface whose delete waits in the outbox
    * stays deleted.
    */
-  private putItems(owner: Resource, ownerPk: number, field: string, value: JsonValue | undefined, remote: JsonValue | undefined): void {
+  private putItems(plan: MirrorPlan['items'][number], ownerPk: number, value: JsonValue | undefined, remote: JsonValue | undefined): void {
     if (!Array.isArray(value)) return;
-    const items = itemTablesOf(owner)[field]!;
+    const items = plan.table;
     const remotePks = new Map<string, number>();
     for (const item of Array.isArray(remote) ? remote : []) {
       if (isObject(item) && typeof item.pk === 'number' && typeof item.name === 'string') remotePks.set(item.name, item.pk);
     }
     const localPks = this.rows.itemPks(items, ownerPk);
-    // Interfaces are deleted one by one through their own endpoint (the others go with their owner).
-    const deletable = resourcesIn(items.table).find((r) => r.sync?.push === 'deletes');
-    const deleted = deletable ? this.outbox.deletedPks(deletable.name) : new Set<number>();
+    const deleted = plan.deletable ? this.outbox.deletedPks(plan.deletable) : new Set<number>();
     const wanted: { pk: number | null; name: string; flag: boolean }[] = [];
     for (const item of value) {
       if (!isObject(item) || typeof item.name !== 'string') continue;
@@ -178,10 +197,13 @@ export class Mirror {
         // The central server itself; each probe's device comes with its probe.
         if (object.kind !== 'central') return;
         this.services.devices.putCentral(pkOf(object), deviceInfo(object));
+        // Its base lets the next pull see that it did not change.
+        this.setBase(endpoint, pkOf(object), object);
         return;
       }
       case 'threat':
         this.put(tables.threat, pkOf(object), columnsOf(tables.threat, object));
+        this.setBase(endpoint, pkOf(object), object);
         return;
       case 'host_id': {
         const entry = checkHostEntry(object);
@@ -205,17 +227,16 @@ export class Mirror {
     if (typeof shown.name === 'string' && !this.clearName(endpoint, pk, shown.name)) return;
     const missing = this.missingReferences(shown);
     const view = missing.size === 0 ? shown : this.withLocalReferences(endpoint, pk, shown);
-    const resource = pulledResource(endpoint);
+    const plan = PLANS.get(endpoint)!;
     const table = this.services.tableOf(endpoint);
     this.put(table, pk, columnsOf(table, view));
-    for (const { field } of itemFieldsOf(resource)) this.putItems(resource, pk, field, view[field], object[field]);
-    for (const [field, declared] of Object.entries(resource.fields)) {
-      if (declared.kind !== 'refList') continue;
+    for (const item of plan.items) this.putItems(item, pk, view[item.field], object[item.field]);
+    for (const field of plan.lists) {
       // The list as the central server has it, of the objects that are here.
       const value = view[field];
       this.services.rulesetSources.set(pk, (Array.isArray(value) ? value : []).filter((v): v is number => typeof v === 'number'), true);
     }
-    if ('vendordevice_id' in resource.fields) {
+    if (plan.device) {
       // A first-family probe's device comes with it.
       this.services.devices.putForProbe(pk, typeof object.vendordevice_id === 'number' ? object.vendordevice_id : null, deviceInfo(view));
     }
@@ -301,7 +322,10 @@ export class Mirror {
         ? this.services.remoteHistory.pks()
         : endpoint === 'vendor_device'
           ? this.services.devices.centralPks()
-          : this.rows.keys(resource, pullKeyOf(endpoint), pushedResource(endpoint) ? 'remote pks' : 'all');
+          : endpoint === 'host_id'
+            ? // Addresses only the local EVE import knows are not the central server's to delete.
+              this.services.hosts.centralIps()
+            : this.rows.keys(resource, pullKeyOf(endpoint), pushedResource(endpoint) ? 'remote pks' : 'all');
     return keys.map(String);
   }
 
@@ -310,6 +334,11 @@ export class Mirror {
     if (endpoint === 'vendor_device') return;
     if (endpoint === 'history') {
       this.services.remoteHistory.remove(Number(key));
+      return;
+    }
+    if (endpoint === 'host_id') {
+      // The central server's part goes; what the local import saw stays.
+      this.services.hosts.removeCentral(key);
       return;
     }
     const keyColumn = pullKeyOf(endpoint);

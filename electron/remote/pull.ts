@@ -7,6 +7,8 @@
  */
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { JsonObject, JsonValue } from '../../shared/resources';
+import { checkHostEntry } from '../../shared/api/hostIdentity';
+import { hostRecordOf } from '../../shared/api/imports';
 import { canonical } from '../../shared/sync/merge';
 import { isMassDelete, remainingPages } from '../../shared/sync/pullPlan';
 import type { Outbox } from '../server/store/outbox';
@@ -149,7 +151,12 @@ export class Puller {
   }
 
   private unchanged(endpoint: PulledEndpoint, object: JsonObject): boolean {
-    if (typeof object.pk !== 'number' || endpoint === 'host_id' || endpoint === 'history') return false;
+    if (endpoint === 'host_id') {
+      // A host is unchanged when its central part is exactly what the central server sends now.
+      const entry = checkHostEntry(object);
+      return entry.ok && this.services.hosts.sameCentral(hostRecordOf(entry.entry));
+    }
+    if (typeof object.pk !== 'number' || endpoint === 'history') return false;
     const before = this.mirror.base(endpoint, object.pk);
     return before !== undefined && canonical(before) === canonical(object);
   }

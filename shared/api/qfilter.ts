@@ -42,6 +42,11 @@ export type QueryNode =
 export interface FieldScope {
   readonly path: string;
   readonly within: 'entry' | 'host_id';
+  /**
+   * `.raw` or `.keyword` after the field (Elasticsearch's keyword sub-fields, which the vendor's
+   * web UI queries): the value matches exactly, case included.
+   */
+  readonly exact?: boolean;
 }
 
 /** A number, or a date/time as epoch microseconds: the two kinds comparisons order. */
@@ -88,8 +93,10 @@ export const QFILTER_LIMITS = {
  * between stars (`globMatch`).
  */
 export interface Glob {
-  /** The parts between stars, each a list of folded code points where `undefined` is `?`. */
+  /** The parts between stars, each a list of (folded, unless `exact`) code points where `undefined` is `?`. */
   readonly segments: readonly (readonly (string | undefined)[])[];
+  /** Case counts (a `.raw` / `.keyword` field). */
+  readonly exact?: boolean;
 }
 
 function fold(char: string): string {
@@ -105,8 +112,17 @@ function globOf(parts: readonly { char: string; wild: boolean }[]): Glob {
   return { segments };
 }
 
-/** An unquoted word as a whole-value pattern: `*` any text, `?` one character, `\x` x itself. */
-export function wordPattern(word: string): Glob {
+/** The same pattern, matched case included. */
+function exactGlob(parts: readonly { char: string; wild: boolean }[]): Glob {
+  const segments: (string | undefined)[][] = [[]];
+  for (const { char, wild } of parts) {
+    if (wild && char === '*') segments.push([]);
+    else segments[segments.length - 1]!.push(wild ? undefined : char);
+  }
+  return { segments, exact: true };
+}
+
+function wordParts(word: string): { char: string; wild: boolean }[] {
   const chars = [...word];
   const parts: { char: string; wild: boolean }[] = [];
   for (let i = 0; i < chars.length; i++) {
@@ -114,12 +130,18 @@ export function wordPattern(word: string): Glob {
     if (char === '\\' && i + 1 < chars.length) parts.push({ char: chars[++i]!, wild: false });
     else parts.push({ char, wild: char === '*' || char === '?' });
   }
-  return globOf(parts);
+  return parts;
+}
+
+/** An unquoted word as a whole-value pattern: `*` any text, `?` one character, `\x` x itself. */
+export function wordPattern(word: string, exact = false): Glob {
+  return exact ? exactGlob(wordParts(word)) : globOf(wordParts(word));
 }
 
 /** A quoted string (escapes removed) as a whole-value pattern: no wildcards. */
-export function textPattern(text: string): Glob {
-  return globOf([...text].map((char) => ({ char, wild: false })));
+export function textPattern(text: string, exact = false): Glob {
+  const parts = [...text].map((char) => ({ char, wild: false }));
+  return exact ? exactGlob(parts) : globOf(parts);
 }
 
 function segmentAt(text: readonly string[], at: number, segment: readonly (string | undefined)[]): boolean {
@@ -137,7 +159,7 @@ function segmentAt(text: readonly string[], at: number, segment: readonly (strin
  * always safe for `*`, so nothing is ever tried twice (at most |value| × |segment| comparisons).
  */
 export function globMatch(glob: Glob, value: string): boolean {
-  const text = [...value].map(fold);
+  const text = glob.exact ? [...value] : [...value].map(fold);
   const { segments } = glob;
   if (segments.length === 1) return text.length === segments[0]!.length && segmentAt(text, 0, segments[0]!);
   const head = segments[0]!;
@@ -281,7 +303,8 @@ class Scanner {
 function termNode(field: string | undefined, comparator: string | undefined, value: Value, at: number): QueryNode {
   const scope = field === undefined ? undefined : fieldScope(unescapeQuery(field));
   if (comparator === undefined || comparator === ':') {
-    const pattern = value.quoted !== undefined ? textPattern(unescapeQuery(value.quoted)) : wordPattern(value.word!);
+    const exact = scope?.exact === true;
+    const pattern = value.quoted !== undefined ? textPattern(unescapeQuery(value.quoted), exact) : wordPattern(value.word!, exact);
     return { kind: 'term', field: scope, test: { kind: 'match', pattern } };
   }
   const bound = ordinalOf(unescapeQuery(value.quoted ?? value.word!));
@@ -291,8 +314,10 @@ function termNode(field: string | undefined, comparator: string | undefined, val
 
 /** `host_id.x` and `x` both name `x` of the entry; `host_id` alone names the whole host_id object. */
 export function fieldScope(field: string): FieldScope {
-  if (field === 'host_id') return { path: '', within: 'host_id' };
-  return { path: field.startsWith('host_id.') ? field.slice('host_id.'.length) : field, within: 'entry' };
+  const keyword = /\.(?:raw|keyword)$/.exec(field);
+  const named = keyword ? field.slice(0, keyword.index) : field;
+  if (named === 'host_id') return { path: '', within: 'host_id', ...(keyword ? { exact: true } : {}) };
+  return { path: named.startsWith('host_id.') ? named.slice('host_id.'.length) : named, within: 'entry', ...(keyword ? { exact: true } : {}) };
 }
 
 function tokenize(query: string): Token[] {

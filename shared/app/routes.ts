@@ -4,7 +4,7 @@
  * renderer's client builds its requests from it. A path segment starting with `:` is a parameter.
  */
 
-export type AppMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type AppMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** `any`: every authenticated user; `manager`: Superuser and Admin (docs/authorization.md). */
 export type AppRole = 'any' | 'manager';
@@ -31,6 +31,11 @@ export const APP_ROUTES = {
   addRemote: { method: 'POST', path: ['remotes'], role: 'manager' },
   changeRemote: { method: 'PATCH', path: ['remotes', ':name'], role: 'manager' },
   removeRemote: { method: 'DELETE', path: ['remotes', ':name'], role: 'manager' },
+
+  importEve: { method: 'POST', path: ['hosts', 'import-eve'], role: 'manager' },
+  eveProgress: { method: 'GET', path: ['hosts', 'import-eve'], role: 'manager' },
+  homeNets: { method: 'GET', path: ['settings', 'home-nets'], role: 'any' },
+  setHomeNets: { method: 'PUT', path: ['settings', 'home-nets'], role: 'manager' },
 
   sync: { method: 'GET', path: ['sync'], role: 'manager' },
   syncNow: { method: 'POST', path: ['sync'], role: 'manager' },

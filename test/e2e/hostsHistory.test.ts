@@ -381,4 +381,42 @@ describe('host lookup and history in the browser', () => {
     await page.getByRole('grid', { name: 'History entries' }).getByRole('row').first().waitFor();
     expect(await message.count()).toBe(0);
   });
+  test('an EVE log imported through the UI: its progress, its summary, its hosts; again: nothing new; a cancelled one leaves nothing', async () => {
+    const sample = path.resolve(__dirname, '../../../shared/samples/eve/Tr0llope-suricata_report_generator-eve.json');
+    const before = (await session.server.api.get('/rest/appliances/host_id/')).json().count;
+    await open('#/hosts');
+    await page.getByRole('button', { name: 'Import EVE log…' }).click();
+    await page.getByLabel('EVE log', { exact: true }).setInputFiles(sample);
+    await page.getByRole('button', { name: 'Import log' }).click();
+    const summary = page.locator('.eve-summary');
+    await summary.waitFor();
+    const added = (await session.server.api.get('/rest/appliances/host_id/')).json().count - before;
+    expect(added).toBeGreaterThan(0);
+    expect(await summary.textContent()).toContain(`${added} new hosts, 0 updated, from`);
+    await page.getByLabel('IP address').fill('172.16.0.153');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByRole('heading', { name: '172.16.0.153', level: 2 }).waitFor();
+    await page.getByText('giorgio.armani').first().waitFor();
+
+    await page.getByLabel('EVE log', { exact: true }).setInputFiles(sample);
+    await page.getByRole('button', { name: 'Import log' }).click();
+    await page.getByText('Nothing new: this log was imported before, up to its last line.').waitFor();
+
+    // Held back on its way, the upload is still running when cancelled.
+    const release: (() => void)[] = [];
+    const importCall = /\/app\/hosts\/import-eve\?/;
+    await page.route(importCall, (route) => new Promise<void>((resolve) => release.push(() => void route.abort().catch(() => undefined).finally(resolve))));
+    try {
+      const other = writeFile('other-eve.json', []);
+      fs.writeFileSync(other, fs.readFileSync(path.resolve(__dirname, '../../../shared/samples/eve/alaajili-EVE-Json-Parser-eve.json')));
+      await page.getByLabel('EVE log', { exact: true }).setInputFiles(other);
+      await page.getByRole('button', { name: 'Import log' }).click();
+      await page.getByRole('button', { name: 'Cancel import' }).click();
+      await page.getByText('Import cancelled; nothing was imported.').waitFor();
+    } finally {
+      release.forEach((go) => go());
+      await page.unroute(importCall);
+    }
+    expect((await session.server.api.get('/rest/appliances/host_id/')).json().count).toBe(before + added);
+  });
 });

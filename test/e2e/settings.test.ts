@@ -74,4 +74,19 @@ describe('Settings', () => {
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await page.getByRole('alert').filter({ hasText: 'is not a valid workspace name' }).waitFor();
   });
+
+  test("home networks: Suricata's HOME_NET at first; a bad item is named; a CIDR list is saved", async () => {
+    const { page, server } = session;
+    await page.goto(`${server.url}/#/settings`);
+    const field = page.getByLabel('Networks (CIDR)', { exact: true });
+    await expect.poll(() => field.inputValue()).toBe('10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16');
+    await field.fill('10.0.0.0/8, corp');
+    await page.getByRole('button', { name: 'Save home networks' }).click();
+    await page.getByRole('alert').filter({ hasText: '"corp" is not a network in CIDR form' }).waitFor();
+    await field.fill('10.20.0.0/16 192.168.7.0/24');
+    await page.getByRole('button', { name: 'Save home networks' }).click();
+    await page.getByText('Home networks saved').waitFor();
+    expect(await field.inputValue()).toBe('10.20.0.0/16, 192.168.7.0/24');
+    expect((await request(server.url, 'GET', '/app/settings/home-nets', { token: server.host.token })).json()).toEqual({ homeNets: ['10.20.0.0/16', '192.168.7.0/24'] });
+  });
 });

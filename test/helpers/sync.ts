@@ -12,8 +12,9 @@ import { RemoteSession, type SessionOptions } from '../../electron/remote/sessio
 import { createAppHandler } from '../../electron/app/appHandler';
 import { listen } from '../../electron/server/http/nodeAdapter';
 import { WorkspaceHost } from '../../electron/workspaces/host';
+import { afterAll, beforeAll } from 'vitest';
 import { Client } from './http';
-import type { ReferenceServer } from './reference';
+import { startReference, type ReferenceServer } from './reference';
 import { ADMIN_TOKEN } from './server';
 
 export interface BoundWorkspace {
@@ -65,6 +66,31 @@ export async function startBound(reference: Pick<ReferenceServer, 'url' | 'token
       await server.close();
       await host.close();
       if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A reference central server and a workspace bound to it, for the tests of one file: started
+ * before them, stopped after (its properties are read once they have started).
+ */
+export function boundSiteForFile(): { readonly remote: ReferenceServer; readonly site: BoundWorkspace } {
+  let remote: ReferenceServer | undefined;
+  let site: BoundWorkspace | undefined;
+  beforeAll(async () => {
+    remote = await startReference();
+    site = await startBound(remote);
+  }, 60_000);
+  afterAll(async () => {
+    await site?.close();
+    await remote?.stop();
+  });
+  return {
+    get remote() {
+      return remote!;
+    },
+    get site() {
+      return site!;
     },
   };
 }

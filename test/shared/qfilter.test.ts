@@ -334,3 +334,25 @@ describe('host_id_qfilter: bounded cost, whatever the query', () => {
     expect(parseQFilter(Array.from({ length: 256 }, (_, i) => `t${i}`).join(' '))).toBeDefined();
   });
 });
+
+describe('host_id_qfilter: keyword sub-fields, as the vendor web UI queries them', () => {
+  const host = new QueryHost('10.0.0.7', 2, {
+    roles: [{ name: 'http proxy', first_seen: '2025-01-01T00:00:00.000000+00:00', last_seen: '2025-01-02T00:00:00.000000+00:00' }],
+    hostname: [{ host: 'Proxy-01.corp', first_seen: '2025-01-01T00:00:00.000000+00:00', last_seen: '2025-01-02T00:00:00.000000+00:00' }],
+  });
+  const query = (q: string) => matchesHost(parseQFilter(q)!, host);
+
+  test('`.raw` and `.keyword` match the field they follow exactly, case included', () => {
+    expect(query('host_id.roles.name.raw:"http proxy"')).toBe(true);
+    expect(query('host_id.roles.name.keyword:"http proxy"')).toBe(true);
+    expect(query('host_id.roles.name.raw:"HTTP proxy"')).toBe(false);
+    expect(query('host_id.roles.name:"HTTP proxy"')).toBe(true);
+    expect(query('host_id.roles.name.raw:"http"')).toBe(false);
+  });
+
+  test('wildcards still work on them, case included', () => {
+    expect(query('host_id.hostname.host.raw:Proxy-*')).toBe(true);
+    expect(query('host_id.hostname.host.raw:proxy-*')).toBe(false);
+    expect(query('host_id.hostname.host:proxy-*')).toBe(true);
+  });
+});

@@ -11,13 +11,15 @@ import type { Socket } from 'node:net';
 import type { ApiRequest, ApiResponse } from './types';
 
 /** A request before its body: what admission decides from. */
-export type RequestHead = Omit<ApiRequest, 'body' | 'prepared'>;
+export type RequestHead = Omit<ApiRequest, 'body' | 'prepared' | 'bodyStream'>;
 
 export type Admission =
   /** Answered from the head: the body is never read, and the connection is closed after the answer. */
   | { readonly answer: ApiResponse | Promise<ApiResponse> }
   /** Read the body, at most `limit` bytes (413 beyond), then `parse` it (off the main thread) before the handler. */
-  | { readonly limit: number; readonly parse?: (req: ApiRequest) => Promise<ApiRequest> };
+  | { readonly limit: number; readonly parse?: (req: ApiRequest) => Promise<ApiRequest> }
+  /** Hand the body to the handler as it arrives (`bodyStream`), of any length: the handler reads it with bounded memory. */
+  | { readonly stream: true };
 
 export type Admit = (head: RequestHead) => Admission;
 

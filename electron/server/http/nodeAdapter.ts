@@ -130,6 +130,12 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
           return;
         }
         if (expectsContinue) res.writeContinue();
+        if ('stream' in admission) {
+          const answer = await handler({ ...head, body: EMPTY, bodyStream: req });
+          // A handler that answered before reading the whole body: the rest is not read.
+          await (req.readableEnded ? send(res, answer) : sendUnread(res, answer));
+          return;
+        }
         const body = await readBody(req, admission.limit);
         if (body === 'aborted') return;
         if (body === 'too-large') {

@@ -7,7 +7,12 @@ import type { HostEntry } from '../../../shared/api/hostIdentity';
 import { hostRecordOf, type HostRecord } from '../../../shared/api/imports';
 import { pageNumber, type OrderTerm, type PageRequest } from '../../../shared/api/listParams';
 import { matchesHost, QueryHost, type QueryNode } from '../../../shared/api/qfilter';
-import { HOST_LISTS } from '../../../shared/resources';
+import { parseNetwork, type Network } from '../../../shared/api/address';
+import { parseIsoDateTime } from '../../../shared/api/datetime';
+import { hostnamesText } from '../../../shared/api/hostIdentity';
+import { hostIdentity } from '../../../shared/eve/identity';
+import { HOST_LISTS, type JsonObject } from '../../../shared/resources';
+import type { Evidence } from './evidence';
 import type { Store } from './store';
 
 /** A stored host as the API shows it. */
@@ -47,11 +52,25 @@ const ORDER_SQL: Readonly<Record<string, string>> = {
   ...Object.fromEntries(HOST_LISTS.map((list) => [`host_id.${list}_count`, `json_extract(data, '$."${list}_count"')`])),
 };
 
-const UPSERT = `
-INSERT INTO host_id (ip, hits, first_seen, last_seen, hostnames, data)
-VALUES (@ip, coalesce(@hits, 0), @first_seen, @last_seen, @hostnames, @data)
+/** The central server's identity of an address (or an imported one) as served, and kept as its central part. */
+const UPSERT_CENTRAL = `
+INSERT INTO host_id (ip, hits, central_hits, first_seen, last_seen, hostnames, data, central)
+VALUES (@ip, coalesce(@hits, 0), coalesce(@hits, 0), @first_seen, @last_seen, @hostnames, @data, @data)
 ON CONFLICT(ip) DO UPDATE SET
-  hits = coalesce(@hits, host_id.hits),
+  central_hits = coalesce(@hits, host_id.central_hits, 0),
+  hits = coalesce(@hits, host_id.central_hits, 0),
+  first_seen = excluded.first_seen,
+  last_seen = excluded.last_seen,
+  hostnames = excluded.hostnames,
+  data = excluded.data,
+  central = excluded.central`;
+
+/** The served identity of an address that local evidence has a part in (its central part kept). */
+const UPSERT_MERGED = `
+INSERT INTO host_id (ip, hits, first_seen, last_seen, hostnames, data)
+VALUES (@ip, @hits, @first_seen, @last_seen, @hostnames, @data)
+ON CONFLICT(ip) DO UPDATE SET
+  hits = excluded.hits,
   first_seen = excluded.first_seen,
   last_seen = excluded.last_seen,
   hostnames = excluded.hostnames,
@@ -87,16 +106,23 @@ function orderSql(ordering: readonly OrderTerm[]): string {
 }
 
 export class Hosts {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly evidence: Evidence,
+  ) {}
 
   /** The stored host of a normalised address, if any. */
   find(ip: string): HostRow | undefined {
     return this.store.query('SELECT ip, hits, data FROM host_id WHERE ip = ?').get(ip) as HostRow | undefined;
   }
 
-  /** Store a checked host, texts made already, in place of the host of its ip; a null `hits` keeps the stored one. */
+  /**
+   * Store a checked host (an import or the central server's), texts made already, as the central
+   * part of its address; a null `hits` keeps the stored one. Local evidence of the address stays
+   * and is merged in.
+   */
   saveRecord(record: HostRecord): void {
-    this.store.command(UPSERT).run({
+    this.store.command(UPSERT_CENTRAL).run({
       ip: record.ip,
       hits: record.hits,
       first_seen: record.firstSeen,
@@ -104,6 +130,57 @@ export class Hosts {
       hostnames: record.hostnames,
       data: record.data,
     });
+    if (this.hasLocal(record.ip)) this.refresh([record.ip]);
+  }
+
+  /** Is this exactly the central part stored for its address (a pull need not write it)? */
+  sameCentral(record: HostRecord): boolean {
+    const row = this.store.query('SELECT central, central_hits FROM host_id WHERE ip = ?').get(record.ip) as { central: string | null; central_hits: number | null } | undefined;
+    return row !== undefined && row.central === record.data && (record.hits === null || row.central_hits === record.hits);
+  }
+
+  /** Addresses with a central part (what a pull compares with the central server's list). */
+  centralIps(): string[] {
+    return this.store.query('SELECT ip FROM host_id WHERE central IS NOT NULL').pluck().all() as string[];
+  }
+
+  /** The central server no longer has the address: its central part goes, local evidence stays. */
+  removeCentral(ip: string): void {
+    if (!this.hasLocal(ip)) {
+      this.remove(ip);
+      return;
+    }
+    this.store.command('UPDATE host_id SET central = NULL, central_hits = NULL WHERE ip = ?').run(ip);
+    this.refresh([ip]);
+  }
+
+  private hasLocal(ip: string): boolean {
+    return this.store.query('SELECT 1 FROM host_local WHERE ip = ?').get(ip) !== undefined;
+  }
+
+  /** Write again the served identity of addresses with local evidence: central part and local evidence merged. */
+  refresh(ips: Iterable<string>): number {
+    const networks = this.evidence.homeNets().map((text) => parseNetwork(text)).filter((n): n is Network => n !== undefined);
+    const write = this.store.command(UPSERT_MERGED);
+    let count = 0;
+    for (const ip of ips) {
+      const local = this.evidence.local(ip);
+      if (!local) continue;
+      const row = this.store.query('SELECT central, central_hits FROM host_id WHERE ip = ?').get(ip) as { central: string | null; central_hits: number | null } | undefined;
+      const central = row?.central ? (JSON.parse(row.central) as JsonObject) : undefined;
+      const identity = hostIdentity({ ip, central, local, homeNets: networks });
+      write.run({
+        ip,
+        // The larger of the two counts: the central server counts the alerts of this site's probe too (docs/decisions.md).
+        hits: Math.max(row?.central_hits ?? 0, local.hits),
+        first_seen: parseIsoDateTime(String(identity.first_seen)) ?? local.first,
+        last_seen: parseIsoDateTime(String(identity.last_seen)) ?? local.last,
+        hostnames: hostnamesText(identity),
+        data: JSON.stringify(identity),
+      });
+      count++;
+    }
+    return count;
   }
 
   /** Store one checked entry in place of the host of its ip; an absent `hits` keeps the stored one. */

@@ -21,6 +21,7 @@ import {
 import type { ChangeRecorder } from './changeRecorder';
 import type { Db } from './database';
 import { Devices } from './devices';
+import { Evidence } from './evidence';
 import { History } from './history';
 import { Hosts } from './hosts';
 import { MirrorRows } from './mirrorRows';
@@ -65,6 +66,7 @@ export class Services {
   readonly users: Users;
   readonly history: History;
   readonly hosts: Hosts;
+  readonly evidence: Evidence;
   readonly devices: Devices;
   readonly rulesetSources: RulesetSources;
   readonly outbox: Outbox;
@@ -83,7 +85,8 @@ export class Services {
     slowStatements?: SlowStatementLog,
   ) {
     this.store = new Store(db, slowStatements);
-    this.hosts = new Hosts(this.store);
+    this.evidence = new Evidence(this.store);
+    this.hosts = new Hosts(this.store, this.evidence);
     this.devices = new Devices(this.store);
     this.rulesetSources = new RulesetSources(this.store);
     this.outbox = new Outbox(this.store);

@@ -17,6 +17,7 @@ import { href, navigate, useRoute } from '../router';
 import { useStatus } from '../stores/status';
 import { checkAddress, formatSeen, windowDay, windowParam } from './hostsFormat';
 import { HostView } from './hostsIdentity';
+import { EveImport } from './hostsEve';
 import { HostImport } from './hostsImport';
 import './hosts.css';
 
@@ -208,7 +209,7 @@ export function HostsScreen() {
   const queryText = route.query.toString();
   const params = paramsOf(route.query);
   const failure = useStore(list, (s) => s.failure);
-  const [importing, setImporting] = useState(false);
+  const [importing, setImporting] = useState<'hosts' | 'eve' | undefined>(undefined);
   const [imports, setImports] = useState(0);
   useEffect(() => list.getState().setParams(paramsOf(new URLSearchParams(queryText))), [list, queryText]);
 
@@ -226,7 +227,10 @@ export function HostsScreen() {
             <button type="button" onClick={() => list.getState().refresh()}>
               Reload
             </button>
-            <button type="button" aria-expanded={importing} onClick={() => setImporting((v) => !v)}>
+            <button type="button" aria-expanded={importing === 'eve'} onClick={() => setImporting((v) => (v === 'eve' ? undefined : 'eve'))}>
+              Import EVE log…
+            </button>
+            <button type="button" aria-expanded={importing === 'hosts'} onClick={() => setImporting((v) => (v === 'hosts' ? undefined : 'hosts'))}>
               Import hosts file…
             </button>
           </div>
@@ -246,9 +250,18 @@ export function HostsScreen() {
         />
       </section>
       <div className="detail-pane">
-        {importing && (
+        {importing === 'eve' && (
+          <EveImport
+            onClose={() => setImporting(undefined)}
+            onImported={() => {
+              list.getState().refresh();
+              setImports((n) => n + 1);
+            }}
+          />
+        )}
+        {importing === 'hosts' && (
           <HostImport
-            onClose={() => setImporting(false)}
+            onClose={() => setImporting(undefined)}
             onImported={() => {
               list.getState().refresh();
               setImports((n) => n + 1);

@@ -1,7 +1,8 @@
 /**
  * Settings (app.md §4): the account and its Edit Token page (api.md §6: the Token field shows
  * the current token, Regenerate makes a new one and the old one stops working at once), and the
- * workspaces of this data folder (create, switch, rename, delete, export and import a bundle).
+ * workspaces of this data folder (create, switch, rename, delete, export and import a bundle),
+ * the home networks, and the central servers.
  */
 import { useEffect, useRef, useState } from 'react';
 import { user as userResource, type JsonObject, type JsonValue } from '../../../shared/resources';
@@ -9,6 +10,7 @@ import { listPath } from '../../../shared/resources/derived';
 import { bridge } from '../api/bridge';
 import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { HomeNets } from './SettingsHomeNets';
 import { useObject } from '../hooks';
 import { useStatus } from '../stores/status';
 import { useRemotes } from '../stores/sync';
@@ -288,6 +290,7 @@ export function SettingsScreen() {
       <h1>Settings</h1>
       <Account />
       <Workspaces />
+      <HomeNets />
       <Remotes />
     </div>
   );

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { hostId, type JsonValue } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, withQuery } from '../api/client';
+import { ImportForm } from '../components/ImportForm';
 import { formatBytes, invalidEntries, type InvalidEntry } from './hostsFormat';
 import { uploadJsonFile, type Upload } from './hostsUpload';
 
@@ -121,37 +122,23 @@ export function HostImport({ onImported, onClose }: { onImported: (count: number
         A JSON array of host entries as the API serves them (<code>{'{"ip", "hits", "host_id"}'}</code>). Each entry adds the host of its address or
         replaces it; a file with any invalid entry is refused whole.
       </p>
-      <form
-        className="import-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void start();
+      <ImportForm
+        id="host-import-file"
+        label="Host identity file (JSON)"
+        accept=".json,application/json"
+        action="Import file"
+        ready={file !== undefined}
+        busy={busy}
+        onFile={(chosen) => {
+          setFile(chosen);
+          setPhase({ kind: 'idle' });
         }}
+        onStart={() => void start()}
+        onCancel={() => upload.current?.abort()}
       >
-        <label htmlFor="host-import-file">Host identity file (JSON)</label>
-        <input
-          id="host-import-file"
-          type="file"
-          accept=".json,application/json"
-          disabled={busy}
-          onChange={(event) => {
-            setFile(event.target.files?.[0]);
-            setPhase({ kind: 'idle' });
-          }}
-        />
         <label htmlFor="host-import-comment">Comment (optional)</label>
         <input id="host-import-comment" value={comment} disabled={busy} onChange={(event) => setComment(event.target.value)} placeholder="Why: e.g. hosts seen at the customer's site" />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={!file || busy}>
-            Import file
-          </button>
-          {busy && (
-            <button type="button" onClick={() => upload.current?.abort()}>
-              Cancel import
-            </button>
-          )}
-        </div>
-      </form>
+      </ImportForm>
       <div className="import-progress" role="status" aria-live="polite">
         <ProgressLine phase={phase} />
         {phase.kind === 'cancelled' && (

@@ -29,11 +29,19 @@ function parseAnswer(text: string): JsonValue {
 }
 
 export function uploadJsonFile(url: string, file: Blob, events: UploadEvents): Upload {
+  return uploadFile(url, file, 'application/json', events);
+}
+
+/**
+ * Send a file as the request's body. The browser reads it from disk as it sends it: the page
+ * never holds its bytes (an EVE log may be gigabytes).
+ */
+export function uploadFile(url: string, file: Blob, contentType: string, events: UploadEvents): Upload {
   const xhr = new XMLHttpRequest();
   const done = new Promise<JsonValue>((resolve, reject) => {
     xhr.open('POST', url);
     xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader('Content-Type', 'application/json');
+    xhr.setRequestHeader('Content-Type', contentType);
     const csrf = csrfToken();
     if (csrf) xhr.setRequestHeader('X-CSRFToken', csrf);
     xhr.withCredentials = true;

@@ -1,5 +1,6 @@
 import { initial } from './001_initial';
 import { sync } from './002_sync';
+import { evidence } from './003_evidence';
 
 export interface Migration {
   readonly version: number;
@@ -11,6 +12,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'sync', sql: sync },
+  { version: 3, name: 'evidence', sql: evidence },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

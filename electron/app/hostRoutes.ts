@@ -1,0 +1,68 @@
+/**
+ * The app's host routes (app.md §4 "Host lookup"): an EVE log uploaded and imported as it
+ * arrives (the renderer never holds it whole), the import's progress while it runs, and the
+ * workspace's home networks (docs/eve.md).
+ */
+import { ApiError } from '../../shared/api/errors';
+import { MESSAGES } from '../../shared/api/messages';
+import { parseHomeNets } from '../../shared/eve/identity';
+import type { JsonValue } from '../../shared/resources';
+import { EveImportError, importEve, type EveProgress } from '../workspaces/eveImport';
+import type { WorkspaceHost } from '../workspaces/host';
+import type { AppHandlers, Answer } from './appCall';
+
+type HostRouteName = 'importEve' | 'eveProgress' | 'homeNets' | 'setHomeNets';
+
+const ok = (body: JsonValue): Answer => ({ status: 200, body });
+
+export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteName> {
+  /** The import under way (one at a time), as its progress says. */
+  let running: (EveProgress & { readonly name: string }) | undefined;
+
+  const homeNetsOf = () => ({ homeNets: host.current().services.evidence.homeNets() });
+
+  return {
+    importEve: async (call) => {
+      if (running) throw ApiError.detail(409, `An EVE import is under way (${running.name}); wait for it to end.`);
+      const stream = call.req.bodyStream;
+      if (!stream) throw ApiError.validation({ file: ['Send the EVE log as the request body.'] });
+      const name = call.query('name')?.trim() || 'upload';
+      const declared = Number(call.req.headers['content-length']);
+      const services = host.current().services;
+      running = { name, file: name, bytesRead: 0, bytesTotal: Number.isFinite(declared) ? declared : 0, events: 0, hosts: 0 };
+      try {
+        const summary = await importEve(services, {
+          sources: [{ name, key: `upload:${name}`, bytes: () => stream, ...(Number.isFinite(declared) ? { size: declared } : {}) }],
+          user: { pk: call.user.pk, username: call.user.username },
+          onProgress: (progress) => {
+            running = { ...progress, name };
+          },
+        });
+        return ok(JSON.parse(JSON.stringify(summary)) as JsonValue);
+      } catch (error) {
+        if (error instanceof EveImportError) throw ApiError.detail(400, error.message);
+        // The upload stopped (the user cancelled, the connection dropped): nothing was imported.
+        throw ApiError.detail(400, `The upload of ${name} stopped before its end; nothing was imported.`);
+      } finally {
+        running = undefined;
+      }
+    },
+    eveProgress: () => ok(running ? { running: true, ...running } : { running: false }),
+    homeNets: () => ok(homeNetsOf()),
+    setHomeNets: (call) => {
+      const body = call.body();
+      const given = body.homeNets;
+      const text = Array.isArray(given) ? given.filter((v): v is string => typeof v === 'string').join(',') : typeof given === 'string' ? given : undefined;
+      if (text === undefined) throw ApiError.validation({ homeNets: [given === undefined ? MESSAGES.required : 'Give a list of networks in CIDR form.'] });
+      const parsed = parseHomeNets(text);
+      if ('error' in parsed) throw ApiError.validation({ homeNets: [parsed.error.charAt(0).toUpperCase() + parsed.error.slice(1) + '.'] });
+      const services = host.current().services;
+      services.store.write(() => {
+        services.evidence.setHomeNets(parsed.networks.map((n) => n.text));
+        // in_home_net and net_info of every address the local imports saw follow the new setting.
+        services.hosts.refresh(services.evidence.localIps());
+      });
+      return ok(homeNetsOf());
+    },
+  };
+}

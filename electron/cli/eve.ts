@@ -1,0 +1,84 @@
+/**
+ * `outpost import-eve PATH... [--home-net CIDR[,CIDR...]] [--follow]`: host identities from
+ * Suricata EVE logs, offline (app.md §5). A progress line on a terminal, then the summary; exit 0
+ * when the import worked (bad lines are counted, never fatal), 1 with one clear message when a
+ * path cannot be read, a gzip file is truncated or a file has no EVE event in it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EveImportError, fileSources, importEve, type EveProgress, type EveSummary } from '../workspaces/eveImport';
+import { openWorkspace } from '../workspaces/openWorkspace';
+import { COMMON_OPTIONS, instanceFor, locateWorkspace, parseCommand } from './context';
+import { UsageError } from './usage';
+
+const FOLLOW_EVERY_MS = 5000;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+function progressLine(progress: EveProgress, startedAt: number): string {
+  const seconds = Math.max((Date.now() - startedAt) / 1000, 0.001);
+  const share = progress.bytesTotal > 0 ? ` (${Math.floor((100 * progress.bytesRead) / progress.bytesTotal)} %)` : '';
+  return `${megabytes(progress.bytesRead)} of ${megabytes(progress.bytesTotal)}${share}, ${Math.round(progress.events / seconds)} events/s, ${progress.hosts} hosts`;
+}
+
+export function summaryLines(summary: EveSummary): string[] {
+  const lines: string[] = [];
+  for (const file of summary.files) {
+    lines.push(file.lines === 0 ? `${file.path}: nothing new since the last import` : `${file.path}: ${file.lines} line${file.lines === 1 ? '' : 's'} from line ${file.fromLine}`);
+  }
+  for (const file of summary.ignored) lines.push(`${file}: ignored (not an EVE file name: eve.json, eve.json.1, eve.json.2.gz…)`);
+  lines.push(`lines read: ${summary.linesRead}`);
+  lines.push(`events used: ${summary.eventsUsed}${summary.eventsOther > 0 ? ` (and ${summary.eventsOther} events of other types, which say nothing of hosts)` : ''}`);
+  for (const [reason, skipped] of Object.entries(summary.skipped)) {
+    lines.push(`lines skipped, ${reason}: ${skipped.count} (first: ${skipped.first.join(', ')}${skipped.count > skipped.first.length ? ', …' : ''})`);
+  }
+  lines.push(`hosts created: ${summary.hostsCreated}, updated: ${summary.hostsUpdated}`);
+  return lines;
+}
+
+export async function importEveCommand(args: readonly string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseCommand(args, { ...COMMON_OPTIONS, 'home-net': { type: 'string' }, follow: { type: 'boolean' } }, -1);
+  if (positionals.length === 0) throw new UsageError('give at least one EVE file or folder: outpost import-eve PATH... [--home-net CIDR[,CIDR...]] [--follow]');
+  const location = locateWorkspace(values);
+  const workspace = openWorkspace({ file: location.file, instance: instanceFor('127.0.0.1') });
+  const terminal = process.stderr.isTTY === true;
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  try {
+    let first = true;
+    for (;;) {
+      const startedAt = Date.now();
+      let summary: EveSummary;
+      try {
+        const { sources, ignored } = fileSources(positionals);
+        summary = await importEve(workspace.services, {
+          sources,
+          ignored,
+          ...(first && values['home-net'] !== undefined ? { homeNets: values['home-net'] } : {}),
+          signal: stop.signal,
+          ...(terminal ? { onProgress: (p: EveProgress) => process.stderr.write(`\r${progressLine(p, startedAt)}\u001b[K`) } : {}),
+        });
+      } catch (error) {
+        if (terminal) process.stderr.write('\r\u001b[K');
+        if (values.follow && stop.signal.aborted) return 0;
+        if (error instanceof EveImportError) throw new Error(error.message);
+        throw error;
+      }
+      if (terminal) process.stderr.write('\r\u001b[K');
+      if (first || summary.linesRead > 0) for (const line of summaryLines(summary)) out(line);
+      first = false;
+      if (!values.follow) return 0;
+      // --follow: read what was added every few seconds, until Ctrl-C.
+      try {
+        await sleep(FOLLOW_EVERY_MS, undefined, { signal: stop.signal });
+      } catch {
+        return 0;
+      }
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    workspace.close();
+  }
+}

@@ -1,0 +1,450 @@
+/**
+ * `outpost import-eve` (app.md §4, §5): Suricata EVE logs read as streams (plain or gzip; a
+ * folder of rotated files oldest first), line by line with bounded memory, each event turned into
+ * host evidence (shared/eve), staged batch by batch and committed in one transaction at the end:
+ * a failed or cancelled import leaves nothing. A file read before is found again by the hash of
+ * its first line (a rotated, gzipped copy too) and read on from where the last import stopped.
+ * One pass over the bytes, so that an upload streamed by the app is read as a file is.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { EvidenceBatch } from '../../shared/eve/accumulate';
+import { deriveEvidence } from '../../shared/eve/derive';
+import { readEveLine, SKIP_REASONS, type SkipReason } from '../../shared/eve/event';
+import { parseHomeNets } from '../../shared/eve/identity';
+import type { EveFileRecord } from '../server/store/evidence';
+import type { Services } from '../server/store/services';
+
+/** A line longer than this is skipped (and read past without being held). */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** At most this much of a file's first line finds the file again. */
+const HEAD_BYTES = 64 * 1024;
+/** The bytes before the point reached whose hash checks the file is still the same there. */
+const TAIL_BYTES = 4096;
+/** Events gathered in memory before they are staged. */
+const BATCH_EVENTS = 20_000;
+
+export class EveImportError extends Error {}
+
+export interface EveProgress {
+  readonly file: string;
+  /** Bytes of the files read so far (compressed bytes for a gzip file). */
+  readonly bytesRead: number;
+  readonly bytesTotal: number;
+  readonly events: number;
+  /** Addresses with evidence so far. */
+  readonly hosts: number;
+}
+
+export interface SkippedLines {
+  readonly count: number;
+  /** The first few, as `file:line`. */
+  readonly first: readonly string[];
+}
+
+export interface EveSummary {
+  readonly files: readonly { readonly path: string; readonly fromLine: number; readonly lines: number }[];
+  readonly ignored: readonly string[];
+  readonly linesRead: number;
+  readonly eventsUsed: number;
+  readonly eventsOther: number;
+  readonly skipped: Readonly<Partial<Record<SkipReason, SkippedLines>>>;
+  readonly hostsCreated: number;
+  readonly hostsUpdated: number;
+}
+
+/** Rotated files (`eve.json`, `eve.json.1`, `eve.json.2.gz`) of a folder, oldest first; other files are ignored. */
+export function filesOf(paths: readonly string[]): { files: string[]; ignored: string[] } {
+  const files: string[] = [];
+  const ignored: string[] = [];
+  for (const given of paths) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(given);
+    } catch (error) {
+      throw new EveImportError(`cannot read ${given}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}`);
+    }
+    if (!stat.isDirectory()) {
+      files.push(given);
+      continue;
+    }
+    const rotated: { file: string; age: number; mtime: number }[] = [];
+    for (const name of fs.readdirSync(given).sort()) {
+      const file = path.join(given, name);
+      const match = /\.json(?:\.(\d+))?(?:\.gz)?$/.exec(name);
+      if (!match || !fs.statSync(file).isFile()) {
+        ignored.push(file);
+        continue;
+      }
+      rotated.push({ file, age: match[1] === undefined ? 0 : Number(match[1]), mtime: fs.statSync(file).mtimeMs });
+    }
+    // The higher the rotation number, the older; then the older modification first.
+    rotated.sort((a, b) => b.age - a.age || a.mtime - b.mtime || a.file.localeCompare(b.file));
+    if (rotated.length === 0) throw new EveImportError(`${given} holds no EVE file (eve.json, eve.json.1, eve.json.2.gz…)`);
+    files.push(...rotated.map((r) => r.file));
+  }
+  return { files, ignored };
+}
+
+/** Bytes to import: a file, or an upload streamed by the app. */
+export interface EveSource {
+  /** The file's path, or the uploaded file's name. */
+  readonly name: string;
+  /** Where it is recorded as read (a file's absolute path; an upload's name). */
+  readonly key: string;
+  /** Its bytes, as they come (gzip or plain). */
+  readonly bytes: () => AsyncIterable<Buffer>;
+  /** Its size in bytes, when known (for progress). */
+  readonly size?: number;
+  /**
+   * A plain file read before can be read on from where that import stopped without reading what
+   * comes before: the record it continues, the bytes before that point, and the rest of the file.
+   */
+  readonly resumable?: (known: (head: string) => EveFileRecord[]) => Resumed | undefined;
+}
+
+export interface Resumed {
+  readonly record: EveFileRecord;
+  /** The TAIL_BYTES before the point reached. */
+  readonly window: Buffer;
+  readonly rest: () => AsyncIterable<Buffer>;
+}
+
+/** A plain file's resume point, checked by reading its first line and the bytes before the point (no gzip: those are read whole). */
+function resumeFile(file: string, known: (head: string) => EveFileRecord[]): Resumed | undefined {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const start = Buffer.alloc(Math.min(HEAD_BYTES, size));
+    const got = fs.readSync(fd, start, 0, start.length, 0);
+    if (got >= 2 && start[0] === 0x1f && start[1] === 0x8b) return undefined;
+    const newline = start.subarray(0, got).indexOf(0x0a);
+    // A first line not complete yet cannot name the file.
+    if (newline === -1 && got < HEAD_BYTES) return undefined;
+    const head = sha256(start.subarray(0, newline === -1 ? got : newline + 1));
+    for (const record of known(head)) {
+      if (record.bytes > size) continue;
+      const window = Buffer.alloc(Math.min(TAIL_BYTES, record.bytes));
+      fs.readSync(fd, window, 0, window.length, record.bytes - window.length);
+      if (sha256(window) !== record.tail) continue;
+      return { record, window, rest: () => fs.createReadStream(file, { start: record.bytes, highWaterMark: 256 * 1024 }) };
+    }
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export interface EveImportOptions {
+  readonly sources: readonly EveSource[];
+  /** Files of folders that are no EVE file, for the summary. */
+  readonly ignored?: readonly string[];
+  /** Home networks to set for the workspace (CIDR list) before the hosts are written. */
+  readonly homeNets?: string;
+  readonly onProgress?: (progress: EveProgress) => void;
+  readonly signal?: AbortSignal;
+  /** The history's user (the local admin unless given). */
+  readonly user?: { readonly pk: number; readonly username: string };
+}
+
+/** The sources of paths given on the command line (folders expanded, oldest rotated file first). */
+export function fileSources(paths: readonly string[]): { sources: EveSource[]; ignored: string[] } {
+  const { files, ignored } = filesOf(paths);
+  return {
+    sources: files.map((file) => ({
+      name: file,
+      key: path.resolve(file),
+      size: fs.statSync(file).size,
+      bytes: () => fs.createReadStream(file, { highWaterMark: 256 * 1024 }),
+      resumable: (known: (head: string) => EveFileRecord[]) => resumeFile(file, known),
+    })),
+    ignored,
+  };
+}
+
+/** The content of a source: gunzipped when it starts with gzip's magic bytes (unless it is the rest of a plain file). */
+async function* contentOf(source: EveSource, counter: { raw: number }, rest?: Resumed): AsyncGenerator<Buffer> {
+  if (rest) {
+    for await (const chunk of rest.rest()) {
+      counter.raw += chunk.length;
+      yield chunk;
+    }
+    return;
+  }
+  const iterator = source.bytes()[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return;
+  const head = Buffer.from(first.value);
+  async function* raw(): AsyncGenerator<Buffer> {
+    counter.raw += head.length;
+    yield head;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      counter.raw += next.value.length;
+      yield Buffer.from(next.value);
+    }
+  }
+  if (!(head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)) {
+    yield* raw();
+    return;
+  }
+  const gunzip = Readable.from(raw()).pipe(zlib.createGunzip());
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) yield chunk;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR' || /unexpected end of file/i.test((error as Error).message)) {
+      throw new EveImportError(`${source.name} is a damaged or truncated gzip file (${(error as Error).message}); nothing was imported`);
+    }
+    throw error;
+  }
+}
+
+function sha256(data: Buffer): string {
+  return crypto.createHash('sha256').update(data).digest('hex');
+}
+
+/** The last TAIL_BYTES of `a` followed by `b`. */
+function lastBytes(a: Buffer, b: Buffer): Buffer {
+  if (b.length >= TAIL_BYTES) return Buffer.from(b.subarray(b.length - TAIL_BYTES));
+  const keep = Math.min(a.length, TAIL_BYTES - b.length);
+  return Buffer.concat([a.subarray(a.length - keep), b]);
+}
+
+/** What lines gave: the evidence, and the counts of the summary. */
+class Tally {
+  readonly batch = new EvidenceBatch();
+  linesRead = 0;
+  eventsUsed = 0;
+  eventsOther = 0;
+  events = 0;
+  readonly skipped: Partial<Record<SkipReason, { count: number; first: string[] }>> = {};
+
+  skip(reason: SkipReason, where: string): void {
+    const entry = (this.skipped[reason] ??= { count: 0, first: [] });
+    entry.count++;
+    if (entry.first.length < 5) entry.first.push(where);
+  }
+
+  /** Take another tally's counts and evidence. */
+  take(other: Tally): void {
+    this.linesRead += other.linesRead;
+    this.eventsUsed += other.eventsUsed;
+    this.eventsOther += other.eventsOther;
+    this.events += other.events;
+    for (const reason of SKIP_REASONS) {
+      const theirs = other.skipped[reason];
+      if (!theirs) continue;
+      const mine = (this.skipped[reason] ??= { count: 0, first: [] });
+      mine.count += theirs.count;
+      mine.first.push(...theirs.first.slice(0, Math.max(0, 5 - mine.first.length)));
+    }
+    this.batch.merge(other.batch);
+  }
+}
+
+/** Import EVE sources into the open workspace's host evidence; the summary, or an EveImportError. */
+export async function importEve(services: Services, options: EveImportOptions): Promise<EveSummary> {
+  const homeNets = options.homeNets === undefined ? undefined : parseHomeNets(options.homeNets);
+  if (homeNets && 'error' in homeNets) throw new EveImportError(`--home-net: ${homeNets.error}`);
+  const bytesTotal = options.sources.reduce((total, source) => total + (source.size ?? 0), 0);
+  const { evidence } = services;
+  const importPk = evidence.begin();
+  const main = new Tally();
+  let lastProgress = 0;
+  const counter = { raw: 0 };
+  const records: EveFileRecord[] = [];
+  const summaries: { path: string; fromLine: number; lines: number }[] = [];
+  const cancelled = () => options.signal?.aborted === true;
+
+  const flush = () => {
+    if (main.batch.size === 0) return;
+    evidence.stage(importPk, main.batch.values.values(), main.batch.hosts.values());
+    main.batch.clear();
+  };
+  const progress = (file: string, force = false) => {
+    const now = Date.now();
+    if (!options.onProgress || (!force && now - lastProgress < 250)) return;
+    lastProgress = now;
+    options.onProgress({ file, bytesRead: counter.raw, bytesTotal, events: main.eventsUsed, hosts: evidence.stagedHosts(importPk) + main.batch.hosts.size });
+  };
+  const read = (tally: Tally, bytes: Buffer | undefined, where: string) => {
+    if (bytes === undefined) {
+      tally.skip('line too long', where);
+      return;
+    }
+    let text = bytes.toString('utf8');
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text.trim() === '') return;
+    const parsed = readEveLine(text);
+    if ('skip' in parsed) {
+      tally.skip(parsed.skip, where);
+      return;
+    }
+    tally.events++;
+    if ('other' in parsed) {
+      tally.eventsOther++;
+      return;
+    }
+    tally.eventsUsed++;
+    tally.batch.add(deriveEvidence(parsed.event));
+    if (tally === main && main.batch.events >= BATCH_EVENTS) flush();
+  };
+
+  try {
+    for (const source of options.sources) {
+      const file = source.name;
+      const eventsBefore = main.events;
+      // The first line names the file. Until the point a former import of it reached is found
+      // again (or known not to be there), what the lines give is held aside in `tentative`.
+      const head = crypto.createHash('sha256');
+      let headTaken = 0;
+      let headText: string | undefined;
+      let candidates: EveFileRecord[] = [];
+      let tentative: Tally | undefined;
+      let resume: EveFileRecord | undefined;
+      let offset = 0;
+      let lines = 0;
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      let overlong = false;
+      // The last bytes of content up to the end of the last complete line, and those after it.
+      let windowComplete: Buffer = Buffer.alloc(0);
+      let afterNewline: Buffer = Buffer.alloc(0);
+      // A plain file read before: straight to where that import stopped.
+      const resumed = source.resumable?.((h) => evidence.filesWithHead(h));
+      if (resumed) {
+        resume = resumed.record;
+        headText = resumed.record.head;
+        offset = resumed.record.bytes;
+        lines = resumed.record.lines;
+        windowComplete = resumed.window;
+        counter.raw += resumed.record.bytes;
+      }
+      const settle = (found: EveFileRecord | undefined) => {
+        if (found) resume = found;
+        else if (tentative) {
+          main.take(tentative);
+          if (main.batch.events >= BATCH_EVENTS) flush();
+        }
+        tentative = undefined;
+        candidates = [];
+      };
+      const line = (bytes: Buffer | undefined, windowHere: () => Buffer) => {
+        lines++;
+        if (headText === undefined) {
+          headText = head.digest('hex');
+          candidates = evidence.filesWithHead(headText);
+          if (candidates.length > 0) tentative = new Tally();
+        }
+        // Lines up to the point a former import reached were read then.
+        if (!resume || offset > resume.bytes) {
+          const tally = tentative ?? main;
+          tally.linesRead++;
+          read(tally, bytes, `${file}:${lines}`);
+        }
+        if (tentative) {
+          if (candidates.some((c) => c.bytes === offset)) {
+            const tail = sha256(windowHere());
+            const found = candidates.find((c) => c.bytes === offset && c.tail === tail);
+            if (found) settle(found);
+          }
+          if (tentative && !candidates.some((c) => c.bytes > offset)) settle(undefined);
+        }
+      };
+      for await (const chunk of contentOf(source, counter, resumed)) {
+        if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
+        const chunkWindow = lastBytes(windowComplete, afterNewline);
+        let start = 0;
+        let lastNewline = -1;
+        for (;;) {
+          const newline = chunk.indexOf(0x0a, start);
+          const end = newline === -1 ? chunk.length : newline;
+          if (headText === undefined && headTaken < HEAD_BYTES) {
+            const part = chunk.subarray(start, Math.min(newline === -1 ? end : end + 1, start + (HEAD_BYTES - headTaken)));
+            head.update(part);
+            headTaken += part.length;
+          }
+          if (!overlong) {
+            if (pendingBytes + (end - start) > MAX_LINE_BYTES) {
+              // Too long to hold: read past it, holding nothing.
+              overlong = true;
+              pending = [];
+              pendingBytes = 0;
+            } else if (end > start) {
+              pending.push(chunk.subarray(start, end));
+              pendingBytes += end - start;
+            }
+          }
+          if (newline === -1) break;
+          offset += newline + 1 - start;
+          const ending = newline;
+          line(overlong ? undefined : pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes), () => lastBytes(chunkWindow, chunk.subarray(0, ending + 1)));
+          pending = [];
+          pendingBytes = 0;
+          overlong = false;
+          lastNewline = newline;
+          start = newline + 1;
+        }
+        offset += chunk.length - start;
+        // The stream may reuse its chunks: what waits for its newline is copied.
+        pending = pending.map((p) => Buffer.from(p));
+        if (lastNewline >= 0) {
+          windowComplete = lastBytes(chunkWindow, chunk.subarray(0, lastNewline + 1));
+          afterNewline = lastBytes(Buffer.alloc(0), chunk.subarray(lastNewline + 1));
+        } else afterNewline = lastBytes(afterNewline, chunk);
+        progress(file);
+      }
+      // The point a former import reached is not in this content: what was held aside counts.
+      if (tentative) settle(undefined);
+      // A last line without its newline may be unfinished (a probe still writing the file): the
+      // next import starts at the end of the last complete line and reads it then.
+      const endOfLines = offset - (overlong ? 0 : pendingBytes);
+      if (lines === 0) {
+        throw new EveImportError(`${file} ${offset === 0 ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
+      }
+      if (!resume && main.events === eventsBefore) {
+        throw new EveImportError(`${file} has no EVE event in it (${lines} line${lines === 1 ? '' : 's'}, none a Suricata EVE JSON event); nothing was imported`);
+      }
+      records.push({ head: headText!, path: source.key, bytes: endOfLines, lines, tail: sha256(windowComplete) });
+      summaries.push({ path: file, fromLine: (resume?.lines ?? 0) + 1, lines: lines - (resume?.lines ?? 0) });
+      progress(file, true);
+    }
+    flush();
+    if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
+    const existing = evidence.stagedKnown(importPk);
+    const touched = services.store.write(() => {
+      const ips = evidence.commit(importPk, records);
+      if (homeNets && 'networks' in homeNets) {
+        evidence.setHomeNets(homeNets.networks.map((n) => n.text));
+        services.hosts.refresh(evidence.localIps());
+      } else services.hosts.refresh(ips);
+      if (ips.length > 0) {
+        services.history.log({ actionType: 'import_host_id', user: options.user ?? adminOf(services), clientIp: '127.0.0.1', comment: null, objects: { count: { value: ips.length } } });
+      }
+      return ips.length;
+    });
+    return {
+      files: summaries,
+      ignored: options.ignored ?? [],
+      linesRead: main.linesRead,
+      eventsUsed: main.eventsUsed,
+      eventsOther: main.eventsOther,
+      skipped: Object.fromEntries(SKIP_REASONS.filter((r) => main.skipped[r]).map((r) => [r, main.skipped[r]!])),
+      hostsCreated: touched - existing,
+      hostsUpdated: existing,
+    };
+  } catch (error) {
+    evidence.discard(importPk);
+    throw error;
+  }
+}
+
+function adminOf(services: Services): { pk: number; username: string } {
+  const admin = services.users.byUsername('admin');
+  return admin ? { pk: admin.pk, username: admin.username } : { pk: 0, username: 'outpost' };
+}

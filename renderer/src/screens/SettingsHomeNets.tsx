@@ -1,0 +1,80 @@
+/**
+ * The workspace's home networks (docs/eve.md): the CIDR list an EVE import decides `in_home_net`
+ * and `net_info` by. Read by everyone, changed by managers; a bad item is named by the server.
+ */
+import { useEffect, useState } from 'react';
+import { ApiFailure, appCall } from '../api/client';
+import { useStatus } from '../stores/status';
+
+export function HomeNets() {
+  const app = useStatus((s) => s.app);
+  const manager = app?.user.role === 'Superuser' || app?.user.role === 'Admin';
+  const [text, setText] = useState('');
+  const [saved, setSaved] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  useEffect(() => {
+    const controller = new AbortController();
+    appCall('homeNets', { signal: controller.signal })
+      .then((answer) => {
+        const list = Array.isArray(answer.homeNets) ? answer.homeNets.map(String).join(', ') : '';
+        setText(list);
+        setSaved(list);
+      })
+      .catch((failure: unknown) => {
+        if (!(failure instanceof DOMException && failure.name === 'AbortError')) setError(failure instanceof Error ? failure.message : String(failure));
+      });
+    return () => controller.abort();
+  }, []);
+
+  const save = async () => {
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      const answer = await appCall('setHomeNets', { body: { homeNets: text.split(/[,\s]+/).filter((s) => s !== '') } });
+      const list = Array.isArray(answer.homeNets) ? answer.homeNets.map(String).join(', ') : text;
+      setText(list);
+      setSaved(list);
+      setNotice('Home networks saved; the hosts of the EVE imports follow them.');
+    } catch (failure) {
+      const field = failure instanceof ApiFailure ? failure.fieldErrors().homeNets : undefined;
+      setError(Array.isArray(field) ? field.map(String).join(' ') : failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+
+  return (
+    <section aria-labelledby="home-nets-title" className="settings-card">
+      <h2 id="home-nets-title">Home networks</h2>
+      <p className="muted">The networks of the site, as CIDR (Suricata's HOME_NET). EVE imports mark the hosts inside them as in the home network.</p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <label htmlFor="home-nets">Networks (CIDR)</label>
+        <input
+          id="home-nets"
+          value={text}
+          disabled={!manager}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? 'home-nets-error' : undefined}
+          onChange={(event) => setText(event.target.value)}
+        />
+        {error && (
+          <p id="home-nets-error" className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        {manager ? (
+          <button type="submit" disabled={text === saved}>
+            Save home networks
+          </button>
+        ) : (
+          <p className="muted">Only a Superuser or an Admin may change them.</p>
+        )}
+        {notice && <p role="status">{notice}</p>}
+      </form>
+    </section>
+  );
+}

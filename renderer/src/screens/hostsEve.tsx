@@ -1,0 +1,177 @@
+/**
+ * Import of a Suricata EVE log (docs/eve.md): the file is streamed to `/app/hosts/import-eve`
+ * and imported as it arrives; the bar shows the bytes sent and, from the server, the events read
+ * and the hosts found; Cancel stops the upload and nothing of it stays; then the summary.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { appPath } from '../../../shared/app/routes';
+import type { JsonObject, JsonValue } from '../../../shared/resources';
+import { ApiFailure, appCall, withQuery } from '../api/client';
+import { ImportForm } from '../components/ImportForm';
+import { formatBytes } from './hostsFormat';
+import { uploadFile, type Upload } from './hostsUpload';
+
+interface Summary {
+  readonly linesRead: number;
+  readonly eventsUsed: number;
+  readonly eventsOther: number;
+  readonly hostsCreated: number;
+  readonly hostsUpdated: number;
+  readonly skipped: readonly { readonly reason: string; readonly count: number; readonly first: readonly string[] }[];
+  readonly files: readonly { readonly path: string; readonly fromLine: number; readonly lines: number }[];
+}
+
+type Phase =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly sent: number; readonly total: number; readonly events: number; readonly hosts: number }
+  | { readonly kind: 'done'; readonly summary: Summary }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'failed'; readonly message: string };
+
+const number = (value: JsonValue | undefined) => (typeof value === 'number' ? value : 0);
+
+/** The server's summary, read defensively. */
+export function summaryOf(body: JsonValue): Summary {
+  const object: JsonObject = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+  const skipped = typeof object.skipped === 'object' && object.skipped !== null && !Array.isArray(object.skipped) ? object.skipped : {};
+  return {
+    linesRead: number(object.linesRead),
+    eventsUsed: number(object.eventsUsed),
+    eventsOther: number(object.eventsOther),
+    hostsCreated: number(object.hostsCreated),
+    hostsUpdated: number(object.hostsUpdated),
+    skipped: Object.entries(skipped).map(([reason, value]) => {
+      const entry = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+      return { reason, count: number(entry.count), first: Array.isArray(entry.first) ? entry.first.map(String) : [] };
+    }),
+    files: (Array.isArray(object.files) ? object.files : []).map((file) => {
+      const entry = typeof file === 'object' && file !== null && !Array.isArray(file) ? file : {};
+      return { path: String(entry.path ?? ''), fromLine: number(entry.fromLine), lines: number(entry.lines) };
+    }),
+  };
+}
+
+function SummaryView({ summary }: { summary: Summary }) {
+  const nothingNew = summary.linesRead === 0;
+  return (
+    <div className="eve-summary" role="status">
+      {nothingNew ? (
+        <p>Nothing new: this log was imported before, up to its last line.</p>
+      ) : (
+        <p>
+          {summary.hostsCreated.toLocaleString()} new {summary.hostsCreated === 1 ? 'host' : 'hosts'}, {summary.hostsUpdated.toLocaleString()} updated, from{' '}
+          {summary.eventsUsed.toLocaleString()} events ({summary.linesRead.toLocaleString()} lines read
+          {summary.files[0] && summary.files[0].fromLine > 1 ? `, from line ${summary.files[0].fromLine.toLocaleString()}: the lines before were imported earlier` : ''}).
+        </p>
+      )}
+      {summary.eventsOther > 0 && <p className="muted">{summary.eventsOther.toLocaleString()} events of other types say nothing of hosts.</p>}
+      {summary.skipped.length > 0 && (
+        <ul aria-label="Lines skipped">
+          {summary.skipped.map((s) => (
+            <li key={s.reason}>
+              {s.count.toLocaleString()} {s.count === 1 ? 'line' : 'lines'} skipped, {s.reason} (first: {s.first.map((w) => w.replace(/^.*:/, 'line ')).join(', ')})
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function EveImport({ onImported, onClose }: { onImported: () => void; onClose: () => void }) {
+  const [file, setFile] = useState<File | undefined>();
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const upload = useRef<Upload | undefined>(undefined);
+  const poll = useRef<number | undefined>(undefined);
+  useEffect(
+    () => () => {
+      upload.current?.abort();
+      window.clearInterval(poll.current);
+    },
+    [],
+  );
+  const busy = phase.kind === 'running';
+
+  const start = async () => {
+    if (!file) return;
+    let sent = 0;
+    let server = { events: 0, hosts: 0 };
+    const show = () => setPhase({ kind: 'running', sent, total: file.size, ...server });
+    show();
+    const current = uploadFile(withQuery(appPath('importEve'), { name: file.name }), file, 'application/octet-stream', {
+      onProgress: (loaded) => {
+        sent = loaded;
+        show();
+      },
+      onSent: () => undefined,
+    });
+    upload.current = current;
+    poll.current = window.setInterval(() => {
+      appCall('eveProgress')
+        .then((progress) => {
+          if (progress.running === true) {
+            server = { events: number(progress.events), hosts: number(progress.hosts) };
+            show();
+          }
+        })
+        .catch(() => undefined);
+    }, 500);
+    try {
+      setPhase({ kind: 'done', summary: summaryOf(await current.done) });
+      onImported();
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') setPhase({ kind: 'cancelled' });
+      else setPhase({ kind: 'failed', message: error instanceof ApiFailure ? error.message : String(error) });
+    } finally {
+      window.clearInterval(poll.current);
+      upload.current = undefined;
+    }
+  };
+
+  const percent = phase.kind === 'running' && phase.total > 0 ? Math.floor((phase.sent / phase.total) * 100) : 0;
+  return (
+    <section className="host-import" aria-labelledby="eve-import-title">
+      <header className="detail-head">
+        <h2 id="eve-import-title">Import an EVE log</h2>
+        <button type="button" className="link" onClick={onClose} disabled={busy}>
+          Close
+        </button>
+      </header>
+      <p className="muted">
+        A Suricata EVE log (<code>eve.json</code>, or gzipped). Hostnames, users, agents, fingerprints, services, roles and alert hits are derived from it;
+        importing the same log again adds only what it gained since.
+      </p>
+      <ImportForm
+        id="eve-import-file"
+        label="EVE log"
+        accept=".json,.gz,.log,application/json,application/gzip"
+        action="Import log"
+        ready={file !== undefined}
+        busy={busy}
+        onFile={(chosen) => {
+          setFile(chosen);
+          setPhase({ kind: 'idle' });
+        }}
+        onStart={() => void start()}
+        onCancel={() => upload.current?.abort()}
+      ></ImportForm>
+      <div className="import-progress" role="status" aria-live="polite">
+        {phase.kind === 'running' && (
+          <>
+            <progress aria-label="EVE import progress" max={100} value={percent} />
+            <span>
+              {percent}% ({formatBytes(phase.sent)} of {formatBytes(phase.total)}), {phase.events.toLocaleString()} events, {phase.hosts.toLocaleString()} hosts
+            </span>
+          </>
+        )}
+        {phase.kind === 'cancelled' && <span>Import cancelled; nothing was imported.</span>}
+      </div>
+      {phase.kind === 'done' && <SummaryView summary={phase.summary} />}
+      {phase.kind === 'failed' && (
+        <p className="notice error" role="alert">
+          {phase.message}
+        </p>
+      )}
+    </section>
+  );
+}

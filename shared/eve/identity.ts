@@ -1,0 +1,201 @@
+/**
+ * A host identity (api.md §7) made of what the central server knows and what the local EVE
+ * import saw, with no I/O. The two are kept apart in storage and read together: lists merged
+ * item by item (first seen the earliest, last seen the latest), `in_home_net` and `net_info`
+ * computed from the workspace's home networks, every count recomputed.
+ */
+import { networkContains, parseIp, parseNetwork, type Network } from '../api/address';
+import { parseIsoDateTime } from '../api/datetime';
+import { HOST_LISTS, type HostListName } from '../resources/hosts';
+import type { JsonObject, JsonValue } from '../resources/fields';
+import type { EvidenceList } from './derive';
+import { isObject } from './event';
+
+/** Suricata's HOME_NET, the default of a workspace's home networks. */
+export const DEFAULT_HOME_NETS: readonly string[] = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'];
+
+/** A list of CIDRs (`10.0.0.0/8,192.168.1.0/24`), checked; the networks, or the first bad item. */
+export function parseHomeNets(text: string): { networks: Network[] } | { error: string } {
+  const items = text
+    .split(/[,\s]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (items.length === 0) return { error: 'give at least one network, as CIDR (10.0.0.0/8)' };
+  const networks: Network[] = [];
+  for (const item of items) {
+    const network = parseNetwork(item);
+    if (!network) return { error: `"${item}" is not a network in CIDR form (10.0.0.0/8, fd00::/8)` };
+    networks.push(network);
+  }
+  return { networks };
+}
+
+/** `2023-07-11T16:07:33.559720+00:00`: the form of host_id's times. */
+export function hostTime(micros: number): string {
+  return `${isoMicros(micros)}+00:00`;
+}
+
+/** `2023-07-11T16:07:50.108895+0000`: the EVE form of times inside `services[].values[]`. */
+export function eveTime(micros: number): string {
+  return `${isoMicros(micros)}+0000`;
+}
+
+function isoMicros(micros: number): string {
+  const millis = Math.floor(micros / 1000);
+  const rest = micros - millis * 1000;
+  const iso = new Date(millis).toISOString(); // 2023-07-11T16:07:33.559Z
+  return `${iso.slice(0, 23)}${String(rest).padStart(3, '0')}`;
+}
+
+/** One value the local import saw, as stored. */
+export interface LocalValue {
+  readonly list: EvidenceList;
+  readonly key: string;
+  readonly item: JsonObject;
+  readonly first: number;
+  readonly last: number;
+}
+
+export interface LocalHost {
+  readonly hits: number;
+  readonly first: number;
+  readonly last: number;
+  readonly values: readonly LocalValue[];
+}
+
+/** The field naming an item within its list (services are keyed by proto and port, then by app_proto). */
+const ITEM_KEY: Readonly<Record<Exclude<HostListName, 'services' | 'net_info'>, string>> = {
+  hostname: 'host',
+  username: 'user',
+  roles: 'name',
+  client_service: 'name',
+  'http.user_agent': 'agent',
+  'tls.ja3': 'hash',
+  'tls.ja4': 'hash',
+  'ssh.client': 'software_version',
+};
+
+function micros(value: JsonValue | undefined): number | undefined {
+  return typeof value === 'string' ? parseIsoDateTime(value) : undefined;
+}
+
+/** Merge two timed items: the earliest first seen, the latest last seen, details of the latest. */
+function mergeTimed(a: JsonObject, b: JsonObject, format: (micros: number) => string): JsonObject {
+  const [aFirst, aLast, bFirst, bLast] = [micros(a.first_seen), micros(a.last_seen), micros(b.first_seen), micros(b.last_seen)];
+  const newer = (bLast ?? 0) >= (aLast ?? 0) ? b : a;
+  const older = newer === b ? a : b;
+  const first = Math.min(aFirst ?? Infinity, bFirst ?? Infinity);
+  const last = Math.max(aLast ?? -Infinity, bLast ?? -Infinity);
+  return {
+    ...older,
+    ...newer,
+    ...(Number.isFinite(first) ? { first_seen: format(first) } : {}),
+    ...(Number.isFinite(last) ? { last_seen: format(last) } : {}),
+  };
+}
+
+function mergeList(list: HostListName, central: readonly JsonValue[], local: readonly JsonObject[]): JsonValue[] {
+  if (list === 'services') return mergeServices(central, local);
+  const key = ITEM_KEY[list as keyof typeof ITEM_KEY];
+  const out = new Map<string, JsonObject>();
+  const extra: JsonValue[] = [];
+  for (const item of central) {
+    if (!isObject(item) || typeof item[key] !== 'string') extra.push(item);
+    else out.set(item[key], item);
+  }
+  for (const item of local) {
+    const id = String(item[key]);
+    const known = out.get(id);
+    out.set(id, known ? mergeTimed(known, item, hostTime) : item);
+  }
+  return [...extra, ...out.values()];
+}
+
+function mergeServices(central: readonly JsonValue[], local: readonly JsonObject[]): JsonValue[] {
+  const byPort = new Map<string, { proto: JsonValue; port: JsonValue; values: Map<string, JsonObject>; rest: JsonObject }>();
+  const extra: JsonValue[] = [];
+  const take = (service: JsonValue) => {
+    if (!isObject(service) || !Array.isArray(service.values)) {
+      extra.push(service);
+      return;
+    }
+    const id = `${String(service.proto)}/${String(service.port)}`;
+    let entry = byPort.get(id);
+    if (!entry) {
+      const { values: _values, ...rest } = service;
+      entry = { proto: service.proto ?? null, port: service.port ?? null, values: new Map(), rest };
+      byPort.set(id, entry);
+    }
+    for (const value of service.values) {
+      if (!isObject(value)) continue;
+      const app = String(value.app_proto);
+      const known = entry.values.get(app);
+      entry.values.set(app, known ? mergeTimed(known, value, eveTime) : value);
+    }
+  };
+  central.forEach(take);
+  local.forEach(take);
+  return [...extra, ...[...byPort.values()].map((entry) => ({ ...entry.rest, proto: entry.proto, port: entry.port, values: [...entry.values.values()] }))];
+}
+
+/** The local values of a host as api.md §7 list items. */
+function localItems(values: readonly LocalValue[]): Map<HostListName, JsonObject[]> {
+  const out = new Map<HostListName, JsonObject[]>();
+  const push = (list: HostListName, item: JsonObject) => out.set(list, [...(out.get(list) ?? []), item]);
+  const services = new Map<string, JsonObject & { values: JsonObject[] }>();
+  for (const value of values) {
+    if (value.list === 'services') {
+      const { proto, port, app_proto, ...details } = value.item;
+      const id = `${String(proto)}/${String(port)}`;
+      let service = services.get(id);
+      if (!service) {
+        service = { proto: proto ?? null, port: port ?? null, values: [] };
+        services.set(id, service);
+      }
+      service.values.push({ app_proto: app_proto ?? 'unknown', first_seen: eveTime(value.first), last_seen: eveTime(value.last), ...details });
+      continue;
+    }
+    push(value.list, { ...value.item, first_seen: hostTime(value.first), last_seen: hostTime(value.last) });
+  }
+  for (const service of services.values()) push('services', service);
+  return out;
+}
+
+export interface IdentityInput {
+  readonly ip: string;
+  /** The host_id object the central server (or an imported host file) gives, if any. */
+  readonly central?: JsonObject | undefined;
+  readonly local?: LocalHost | undefined;
+  readonly homeNets: readonly Network[];
+}
+
+/**
+ * The host_id served for an address: first seen the earliest, last seen the latest, lists
+ * merged, in_home_net and net_info from the home networks, every `<list>_count`.
+ */
+export function hostIdentity({ ip, central, local, homeNets }: IdentityInput): JsonObject {
+  const address = parseIp(ip);
+  const home = address ? homeNets.find((network) => networkContains(network, address)) : undefined;
+  const times = [micros(central?.first_seen), local?.first].filter((t): t is number => t !== undefined);
+  const lasts = [micros(central?.last_seen), local?.last].filter((t): t is number => t !== undefined);
+  const first = times.length > 0 ? Math.min(...times) : 0;
+  const last = lasts.length > 0 ? Math.max(...lasts) : first;
+  const items = localItems(local?.values ?? []);
+  const shape: JsonObject = { first_seen: hostTime(first), last_seen: hostTime(last), in_home_net: home !== undefined };
+  for (const list of HOST_LISTS) {
+    if (list === 'net_info') continue;
+    const centralItems = Array.isArray(central?.[list]) ? (central[list] as JsonValue[]) : [];
+    const merged = mergeList(list, centralItems, items.get(list) ?? []);
+    shape[list] = merged;
+  }
+  shape.net_info = [{ agg: home?.text ?? 'internet', first_seen: shape.first_seen!, last_seen: shape.last_seen! }];
+  const ordered: JsonObject = { first_seen: shape.first_seen!, last_seen: shape.last_seen!, in_home_net: shape.in_home_net! };
+  for (const list of HOST_LISTS) {
+    const value = shape[list] as JsonValue[];
+    ordered[list] = value;
+    ordered[`${list}_count`] = value.length;
+  }
+  // Keys the central server sends beyond §7's are kept as they are.
+  for (const [key, value] of Object.entries(central ?? {})) if (!(key in ordered)) ordered[key] = value;
+  return ordered;
+}

@@ -1,0 +1,283 @@
+/**
+ * `outpost import-eve` (issue 10): real EVE samples imported into a real workspace database,
+ * read back through the API; incremental and idempotent; bad input refused whole; and the
+ * command itself, run as a user runs it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, test } from 'vitest';
+import { EveImportError, fileSources, importEve as importSources, MAX_LINE_BYTES, type EveImportOptions } from '../../electron/workspaces/eveImport';
+import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
+import type { ApiRequest } from '../../electron/server/http/types';
+
+const ROOT = path.resolve(__dirname, '../..');
+const SAMPLES = path.resolve(ROOT, '../shared/samples/eve');
+const ALAAJILI = path.join(SAMPLES, 'alaajili-EVE-Json-Parser-eve.json');
+const TROLLOPE = path.join(SAMPLES, 'Tr0llope-suricata_report_generator-eve.json');
+const CLI = path.join(ROOT, 'dist/node/outpost.cjs');
+
+/** The import of paths, as the command gives them. */
+async function importEve(services: OpenedWorkspace['services'], options: Omit<EveImportOptions, 'sources' | 'ignored'> & { paths: string[] }) {
+  const { paths, ...rest } = options;
+  const { sources, ignored } = fileSources(paths);
+  return importSources(services, { ...rest, sources, ignored });
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-eve-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function workspace(): OpenedWorkspace {
+  const opened = openWorkspace({ file: path.join(tempDir(), 'ws.sqlite3'), instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
+  cleanups.push(() => opened.close());
+  return opened;
+}
+
+/** Every served host, as the API would serve it. */
+function hosts(opened: OpenedWorkspace): { ip: string; hits: number; data: unknown }[] {
+  return (opened.services.store.db.prepare('SELECT ip, hits, data FROM host_id ORDER BY ip').all() as { ip: string; hits: number; data: string }[]).map((r) => ({
+    ip: r.ip,
+    hits: r.hits,
+    data: JSON.parse(r.data),
+  }));
+}
+
+/** An answer of the API, its JSON read as the tests read JSON (test/helpers/http.ts does the same). */
+async function get(opened: OpenedWorkspace, pathname: string): Promise<{ status: number; body: any }> {
+  const [pathOnly, query = ''] = pathname.split('?') as [string, string?];
+  const request: ApiRequest = { method: 'GET', path: pathOnly, rawQuery: query, headers: { authorization: `Token ${opened.adminToken}`, host: 'localhost' }, body: Buffer.alloc(0), scheme: 'http', remoteAddress: '127.0.0.1' };
+  const answer = await opened.api(request);
+  return { status: answer.status, body: answer.body === null ? null : JSON.parse(String(answer.body)) };
+}
+
+const lines = (file: string) => fs.readFileSync(file, 'utf8').split(/(?<=\n)/);
+
+describe('a real log into a workspace', () => {
+  test('the summary counts what was read, and the API serves each address with its evidence', async () => {
+    const opened = workspace();
+    const summary = await importEve(opened.services, { paths: [ALAAJILI] });
+    expect(summary.linesRead).toBe(4192);
+    expect(summary.eventsUsed + summary.eventsOther).toBe(4192);
+    expect(summary.hostsCreated).toBeGreaterThan(10);
+    expect(summary.hostsUpdated).toBe(0);
+    const host = await get(opened, '/rest/appliances/host_id/172.17.0.153');
+    expect(host.status).toBe(200);
+    expect(host.body.hits).toBe(653);
+    expect(host.body.host_id.username.map((u: { user: string }) => u.user)).toEqual(['jessie.andrews']);
+    expect(host.body.host_id['tls.ja3_count']).toBe(6);
+    const list = await get(opened, '/rest/appliances/host_id/?search=172.17.0.7');
+    expect(list.body.results[0].host_id.roles.map((r: { name: string }) => r.name)).toEqual(expect.arrayContaining(['dhcp', 'domain controller']));
+  });
+
+  test('importing the same file again changes nothing (no doubled hits, no history entry)', async () => {
+    const opened = workspace();
+    await importEve(opened.services, { paths: [ALAAJILI] });
+    const before = hosts(opened);
+    const history = (await get(opened, '/rest/rules/history/')).body.count;
+    const again = await importEve(opened.services, { paths: [ALAAJILI] });
+    expect(again.files).toEqual([{ path: ALAAJILI, fromLine: 4193, lines: 0 }]);
+    expect(again.linesRead).toBe(0);
+    expect(hosts(opened)).toEqual(before);
+    expect((await get(opened, '/rest/rules/history/')).body.count).toBe(history);
+  });
+
+  test('a file that grew: only the new lines are read, and the hosts equal those of the whole file', async () => {
+    const all = lines(TROLLOPE);
+    const dir = tempDir();
+    const growing = path.join(dir, 'eve.json');
+    const whole = workspace();
+    await importEve(whole.services, { paths: [TROLLOPE] });
+    for (const cut of [1, 700, all.length - 1]) {
+      const opened = workspace();
+      fs.writeFileSync(growing, all.slice(0, cut).join(''));
+      await importEve(opened.services, { paths: [growing] });
+      fs.appendFileSync(growing, all.slice(cut).join(''));
+      const second = await importEve(opened.services, { paths: [growing] });
+      expect(second.files[0]).toEqual({ path: growing, fromLine: cut + 1, lines: all.length - cut });
+      expect(hosts(opened)).toEqual(hosts(whole));
+    }
+  });
+
+  test('a log split at a line boundary into two files gives the hosts of the whole', async () => {
+    const all = lines(TROLLOPE);
+    const dir = tempDir();
+    const whole = workspace();
+    await importEve(whole.services, { paths: [TROLLOPE] });
+    const cut = 911;
+    fs.writeFileSync(path.join(dir, 'part-a.json'), all.slice(0, cut).join(''));
+    fs.writeFileSync(path.join(dir, 'part-b.json'), all.slice(cut).join(''));
+    const opened = workspace();
+    await importEve(opened.services, { paths: [path.join(dir, 'part-a.json')] });
+    await importEve(opened.services, { paths: [path.join(dir, 'part-b.json')] });
+    expect(hosts(opened)).toEqual(hosts(whole));
+  });
+
+  test('gzip files and a folder of rotated files, read oldest first; the gzipped copy of a file read before is not read again', async () => {
+    const all = lines(TROLLOPE);
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'eve.json.2.gz'), zlib.gzipSync(all.slice(0, 600).join('')));
+    fs.writeFileSync(path.join(dir, 'eve.json.1'), all.slice(600, 1200).join(''));
+    fs.writeFileSync(path.join(dir, 'eve.json'), all.slice(1200).join(''));
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a log');
+    const whole = workspace();
+    await importEve(whole.services, { paths: [TROLLOPE] });
+    const opened = workspace();
+    const summary = await importEve(opened.services, { paths: [dir] });
+    expect(summary.files.map((f) => path.basename(f.path))).toEqual(['eve.json.2.gz', 'eve.json.1', 'eve.json']);
+    expect(summary.ignored).toEqual([path.join(dir, 'notes.txt')]);
+    expect(hosts(opened)).toEqual(hosts(whole));
+    // Rotation: eve.json becomes eve.json.1.gz; nothing is read twice.
+    fs.writeFileSync(path.join(dir, 'eve.json.3.gz'), fs.readFileSync(path.join(dir, 'eve.json.2.gz')));
+    fs.rmSync(path.join(dir, 'eve.json.2.gz'));
+    const again = await importEve(opened.services, { paths: [dir] });
+    expect(again.linesRead).toBe(0);
+    expect(hosts(opened)).toEqual(hosts(whole));
+  });
+
+  test('the home networks set with the import decide in_home_net and net_info, and changing them recomputes them', async () => {
+    const opened = workspace();
+    await importEve(opened.services, { paths: [ALAAJILI], homeNets: '172.17.0.0/16' });
+    const host = (await get(opened, '/rest/appliances/host_id/172.17.0.153')).body.host_id;
+    expect(host.net_info.map((n: { agg: string }) => n.agg)).toEqual(['172.17.0.0/16']);
+    await importEve(opened.services, { paths: [ALAAJILI], homeNets: '10.0.0.0/8' });
+    const after = (await get(opened, '/rest/appliances/host_id/172.17.0.153')).body.host_id;
+    expect(after.in_home_net).toBe(false);
+    expect(after.net_info.map((n: { agg: string }) => n.agg)).toEqual(['internet']);
+    await expect(importEve(opened.services, { paths: [ALAAJILI], homeNets: '10.0.0.0/8,corp' })).rejects.toThrow('--home-net: "corp" is not a network in CIDR form');
+  });
+
+  test('an imported host file and the local evidence are read together; hits are the larger of the two counts', async () => {
+    const opened = workspace();
+    const central = {
+      ip: '172.17.0.153',
+      hits: 1000,
+      host_id: { first_seen: '2022-01-01T00:00:00.000000+00:00', last_seen: '2022-01-02T00:00:00.000000+00:00', username: [{ user: 'central.user', first_seen: '2022-01-01T00:00:00.000000+00:00', last_seen: '2022-01-02T00:00:00.000000+00:00' }] },
+    };
+    opened.services.store.write(() => opened.services.hosts.save({ ip: central.ip, hits: central.hits, hostId: central.host_id, firstSeen: Date.UTC(2022, 0, 1) * 1000, lastSeen: Date.UTC(2022, 0, 2) * 1000 }));
+    await importEve(opened.services, { paths: [ALAAJILI] });
+    const host = (await get(opened, '/rest/appliances/host_id/172.17.0.153')).body;
+    expect(host.hits).toBe(1000);
+    expect(host.host_id.first_seen).toBe('2022-01-01T00:00:00.000000+00:00');
+    expect(host.host_id.username.map((u: { user: string }) => u.user).sort()).toEqual(['central.user', 'jessie.andrews']);
+  });
+});
+
+describe('bad input: a clear message, nothing imported, the workspace intact', () => {
+  async function refused(content: Buffer | string, message: RegExp, name = 'eve.json'): Promise<void> {
+    const opened = workspace();
+    const file = path.join(tempDir(), name);
+    fs.writeFileSync(file, content);
+    await expect(importEve(opened.services, { paths: [file] })).rejects.toThrow(message);
+    expect(hosts(opened)).toEqual([]);
+    expect(opened.services.store.db.prepare('SELECT count(*) FROM eve_staged_value').pluck().get()).toBe(0);
+  }
+
+  test('an empty file, a binary file, JSON that is no event', async () => {
+    await refused('', /is empty: no EVE event in it/);
+    await refused(Buffer.from([0, 1, 2, 3, 10, 255, 254, 10]), /has no EVE event in it \(2 lines/);
+    await refused('{"a": 1}\n[1, 2]\n', /has no EVE event in it/);
+  });
+
+  test('a gzip file cut in the middle', async () => {
+    const gz = zlib.gzipSync(fs.readFileSync(TROLLOPE));
+    await refused(gz.subarray(0, Math.floor(gz.length / 2)), /damaged or truncated gzip file/, 'eve.json.gz');
+  });
+
+  test('a path that cannot be read', async () => {
+    const opened = workspace();
+    await expect(importEve(opened.services, { paths: ['/nonexistent/eve.json'] })).rejects.toThrow(new EveImportError('cannot read /nonexistent/eve.json: no such file or folder'));
+  });
+
+  test('bad lines among good ones are skipped and counted with their line numbers; a line too long is read past', async () => {
+    const opened = workspace();
+    const file = path.join(tempDir(), 'eve.json');
+    const good = lines(TROLLOPE).slice(0, 50).join('');
+    fs.writeFileSync(file, `${good}garbage\n${'x'.repeat(MAX_LINE_BYTES + 10)}\n{"event_type":"dns"}\n${good}`);
+    const summary = await importEve(opened.services, { paths: [file] });
+    expect(summary.skipped['not JSON']).toEqual({ count: 1, first: [`${file}:51`] });
+    expect(summary.skipped['line too long']).toEqual({ count: 1, first: [`${file}:52`] });
+    expect(summary.skipped['not an EVE event']).toEqual({ count: 1, first: [`${file}:53`] });
+    expect(summary.linesRead).toBe(103);
+  });
+
+  test('a cancelled import leaves nothing', async () => {
+    const opened = workspace();
+    const stop = new AbortController();
+    const running = importEve(opened.services, { paths: [ALAAJILI], signal: stop.signal, onProgress: () => stop.abort() });
+    stop.abort();
+    await expect(running).rejects.toThrow('the import was cancelled; nothing was imported');
+    expect(hosts(opened)).toEqual([]);
+  });
+});
+
+describe('the command', () => {
+  function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  test('imports, prints its summary and exits 0; a second run reads nothing new', () => {
+    const data = tempDir();
+    const first = run(['import-eve', TROLLOPE, '--data', data]);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain(`${TROLLOPE}: 1814 lines from line 1`);
+    expect(first.stdout).toMatch(/hosts created: \d+, updated: 0/);
+    const second = run(['import-eve', TROLLOPE, '--data', data]);
+    expect(second.status).toBe(0);
+    expect(second.stdout).toContain(`${TROLLOPE}: nothing new since the last import`);
+  });
+
+  test('a path that cannot be read, a file with no event, no path at all: one clear line and exit 1', () => {
+    const data = tempDir();
+    const missing = run(['import-eve', path.join(data, 'nope.json'), '--data', data]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toBe(`outpost: cannot read ${path.join(data, 'nope.json')}: no such file or folder\n`);
+    const empty = path.join(data, 'empty.json');
+    fs.writeFileSync(empty, '');
+    expect(run(['import-eve', empty, '--data', data]).stderr).toBe(`outpost: ${empty} is empty: no EVE event in it; nothing was imported\n`);
+    const none = run(['import-eve', '--data', data]);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('give at least one EVE file or folder');
+  });
+
+  test('--follow reads what a growing log gains every few seconds, until Ctrl-C (exit 0)', async () => {
+    const data = tempDir();
+    const log = path.join(tempDir(), 'eve.json');
+    const all = lines(TROLLOPE);
+    const cut = all.findIndex((line) => line.includes('"67.205.184.237"'));
+    fs.writeFileSync(log, all.slice(0, cut).join(''));
+    const child = spawn(process.execPath, [CLI, 'import-eve', log, '--follow', '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      await expect.poll(() => stdout, { timeout: 20_000 }).toContain('hosts created');
+      const known = (ip: string) => {
+        const db = new Database(path.join(data, 'workspaces', 'default.sqlite3'), { readonly: true });
+        try {
+          return db.prepare('SELECT 1 FROM host_id WHERE ip = ?').get(ip) !== undefined;
+        } finally {
+          db.close();
+        }
+      };
+      expect(known('67.205.184.237')).toBe(false);
+      fs.appendFileSync(log, all.slice(cut).join(''));
+      await expect.poll(() => known('67.205.184.237'), { timeout: 20_000, interval: 500 }).toBe(true);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  });
+});
