@@ -4,7 +4,7 @@
  * arguments have the expected types and sizes before doing anything; a refused call rejects.
  */
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { IPC, type ServerStatus } from '../../shared/app/bridge';
+import { IPC, type EveLogImport, type ServerStatus } from '../../shared/app/bridge';
 import { isTrustedSender } from './security';
 
 /** What the bridge calls do, once the caller and the arguments are checked. */
@@ -13,6 +13,9 @@ export interface BridgeService {
   openOnCentral(ip: string): Promise<boolean>;
   /** `sender` is the calling page: the dialog is modal to its window. */
   saveFile(sender: WebContents, suggestedName: string, content: string): Promise<boolean>;
+  /** `sender` is the calling page: the dialog is modal to its window. */
+  importEveLog(sender: WebContents): Promise<EveLogImport>;
+  cancelEveImport(): void;
 }
 
 export class IpcRefused extends Error {}
@@ -62,4 +65,6 @@ export function registerBridgeIpc(ipcMain: Pick<IpcMain, 'handle'>, service: Bri
   handleChecked(ipcMain, IPC.serverStatus, noArguments, () => service.serverStatus());
   handleChecked(ipcMain, IPC.openOnCentral, oneIp(limits), (_event, ip) => service.openOnCentral(ip));
   handleChecked(ipcMain, IPC.saveFile, nameAndContent(limits), (event, name, content) => service.saveFile(event.sender, name, content));
+  handleChecked(ipcMain, IPC.importEveLog, noArguments, (event) => service.importEveLog(event.sender));
+  handleChecked(ipcMain, IPC.cancelEveImport, noArguments, () => service.cancelEveImport());
 }

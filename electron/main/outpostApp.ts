@@ -30,6 +30,7 @@ import { openOnCentral } from './centralLink';
 import { applicationMenu } from './menu';
 import { appPaths } from './paths';
 import { dialogFor, saveFile } from './saveFile';
+import { EveUploader, openDialogFor } from './eveUpload';
 import { denyPermissions, guardAllWebContents, mainWindowOptions, restrictRequests } from './security';
 import { askServer } from './serverClient';
 import { SecretVault, type SafeStorageLike } from './secretVault';
@@ -53,7 +54,7 @@ export interface ElectronModules {
   readonly ipcMain: Pick<IpcMain, 'handle'>;
   readonly session: { readonly defaultSession: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'webRequest'> };
   readonly shell: Pick<Shell, 'openExternal'>;
-  readonly dialog: Pick<Dialog, 'showSaveDialog' | 'showErrorBox'>;
+  readonly dialog: Pick<Dialog, 'showSaveDialog' | 'showOpenDialog' | 'showErrorBox'>;
   readonly menu: { buildFromTemplate(template: MenuItemConstructorOptions[]): Menu; setApplicationMenu(menu: Menu | null): void };
   readonly fork: ForkServer;
   readonly screen: Pick<Screen, 'getAllDisplays'>;
@@ -151,6 +152,7 @@ export async function runOutpost(electron: ElectronModules, runtime: RuntimeInfo
   });
   supervisor.start();
   handleAppProtocol(electron.protocol, { rendererDir: paths.rendererDir, endpoint: () => supervisor.whenRunning(15_000) });
+  const eveUploader = new EveUploader();
   registerBridgeIpc(electron.ipcMain, {
     serverStatus: () => supervisor.status(),
     openOnCentral: (ip) =>
@@ -167,6 +169,9 @@ export async function runOutpost(electron: ElectronModules, runtime: RuntimeInfo
         name,
         content,
       ),
+    importEveLog: (sender) =>
+      eveUploader.importLog({ showOpenDialog: openDialogFor(electron.dialog, electron.windowOf(sender)), endpoint: () => supervisor.whenRunning(15_000) }),
+    cancelEveImport: () => eveUploader.cancel(),
   });
 
   const openWindow = (): OutpostWindow => {

@@ -4,7 +4,7 @@
  * never an event object (whose `sender` would hand it the IPC).
  */
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
-import { IPC, type OutpostBridge, type ServerStatus } from '../../shared/app/bridge';
+import { IPC, type EveLogImport, type OutpostBridge, type ServerStatus } from '../../shared/app/bridge';
 
 export function createBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>): OutpostBridge {
   return Object.freeze({
@@ -17,5 +17,7 @@ export function createBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeLis
     },
     openOnCentral: (ip: string): Promise<boolean> => ipc.invoke(IPC.openOnCentral, String(ip)) as Promise<boolean>,
     saveFile: (suggestedName: string, content: string): Promise<boolean> => ipc.invoke(IPC.saveFile, String(suggestedName), String(content)) as Promise<boolean>,
+    importEveLog: (): Promise<EveLogImport> => ipc.invoke(IPC.importEveLog) as Promise<EveLogImport>,
+    cancelEveImport: (): Promise<void> => ipc.invoke(IPC.cancelEveImport) as Promise<void>,
   });
 }

@@ -4,7 +4,15 @@
  * renderer implements it over the embedded server's /app/ endpoints and the DOM.
  */
 
+import type { JsonValue } from '../resources/fields';
+
 export type ServerState = 'starting' | 'running' | 'restarting' | 'failed';
+
+/** What became of an EVE log imported through the system's file dialog (the desktop app). */
+export type EveLogImport =
+  | { readonly outcome: 'cancelled' }
+  | { readonly outcome: 'done'; readonly summary: JsonValue }
+  | { readonly outcome: 'failed'; readonly message: string };
 
 export interface ServerStatus {
   readonly state: ServerState;
@@ -23,6 +31,13 @@ export interface OutpostBridge {
   openOnCentral(ip: string): Promise<boolean>;
   /** Save text to a file the user picks; false when cancelled. */
   saveFile(suggestedName: string, content: string): Promise<boolean>;
+  /**
+   * Import an EVE log the user picks in the system's dialog, streamed from disk to the server by
+   * the main process (the desktop app; a browser uploads the file itself).
+   */
+  importEveLog(): Promise<EveLogImport>;
+  /** Stop the EVE import under way: nothing of it is imported. */
+  cancelEveImport(): Promise<void>;
 }
 
 /** IPC channels between the preload script and the main process, one per bridge call. */
@@ -31,6 +46,8 @@ export const IPC = {
   serverStatusChanged: 'outpost:server-status-changed',
   openOnCentral: 'outpost:open-on-central',
   saveFile: 'outpost:save-file',
+  importEveLog: 'outpost:import-eve-log',
+  cancelEveImport: 'outpost:cancel-eve-import',
 } as const;
 
 /** A file name offered for a download: no path, no control characters, not empty. */

@@ -20,6 +20,8 @@ function mainSide(limits: BridgeLimits = BRIDGE_LIMITS) {
     serverStatus: () => (calls.push(['serverStatus']), { state: 'running', restarts: 2 }),
     openOnCentral: async (ip) => (calls.push(['openOnCentral', ip]), true),
     saveFile: async (from, name, content) => (calls.push(['saveFile', from, name, content]), true),
+    importEveLog: async (from) => (calls.push(['importEveLog', from]), { outcome: 'cancelled' }),
+    cancelEveImport: () => void calls.push(['cancelEveImport']),
   };
   registerBridgeIpc({ handle: (channel: string, handler: Handler) => handlers.set(channel, handler) } as unknown as Pick<IpcMain, 'handle'>, service, limits);
   const invoke = async (channel: string, frame: unknown, ...args: unknown[]) => {
@@ -33,7 +35,7 @@ function mainSide(limits: BridgeLimits = BRIDGE_LIMITS) {
 describe('IPC handlers in the main process', () => {
   test('one handler per bridge call, on the channels of the contract', () => {
     const { handlers } = mainSide();
-    expect([...handlers.keys()].sort()).toEqual([IPC.openOnCentral, IPC.saveFile, IPC.serverStatus].sort());
+    expect([...handlers.keys()].sort()).toEqual([IPC.openOnCentral, IPC.saveFile, IPC.serverStatus, IPC.importEveLog, IPC.cancelEveImport].sort());
   });
 
   test.each([
@@ -46,6 +48,8 @@ describe('IPC handlers in the main process', () => {
     await expect(invoke(IPC.serverStatus, frame)).rejects.toThrow(IpcRefused);
     await expect(invoke(IPC.openOnCentral, frame, '10.0.0.1')).rejects.toThrow(/not the Outpost app/);
     await expect(invoke(IPC.saveFile, frame, 'a.json', '{}')).rejects.toThrow(IpcRefused);
+    await expect(invoke(IPC.importEveLog, frame)).rejects.toThrow(IpcRefused);
+    await expect(invoke(IPC.cancelEveImport, frame)).rejects.toThrow(IpcRefused);
     expect(calls).toEqual([]);
   });
 
@@ -54,7 +58,9 @@ describe('IPC handlers in the main process', () => {
     expect(await invoke(IPC.serverStatus, APP_FRAME)).toEqual({ state: 'running', restarts: 2 });
     expect(await invoke(IPC.openOnCentral, APP_FRAME, '10.0.0.1')).toBe(true);
     expect(await invoke(IPC.saveFile, APP_FRAME, 'lyon.outpost.json', '{"a":1}')).toBe(true);
-    expect(calls).toEqual([['serverStatus'], ['openOnCentral', '10.0.0.1'], ['saveFile', sender, 'lyon.outpost.json', '{"a":1}']]);
+    expect(await invoke(IPC.importEveLog, APP_FRAME)).toEqual({ outcome: 'cancelled' });
+    await invoke(IPC.cancelEveImport, APP_FRAME);
+    expect(calls).toEqual([['serverStatus'], ['openOnCentral', '10.0.0.1'], ['saveFile', sender, 'lyon.outpost.json', '{"a":1}'], ['importEveLog', sender], ['cancelEveImport']]);
   });
 
   test.each([
@@ -107,7 +113,7 @@ describe('the preload bridge', () => {
 
   test('exposes the task-level calls of the contract, and nothing else', () => {
     const { bridge } = rendererSide();
-    expect(Object.keys(bridge).sort()).toEqual(['kind', 'onServerStatus', 'openOnCentral', 'saveFile', 'serverStatus']);
+    expect(Object.keys(bridge).sort()).toEqual(['cancelEveImport', 'importEveLog', 'kind', 'onServerStatus', 'openOnCentral', 'saveFile', 'serverStatus']);
     expect(bridge.kind).toBe('electron');
     expect(Object.isFrozen(bridge)).toBe(true);
   });

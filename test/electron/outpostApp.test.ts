@@ -177,6 +177,7 @@ function harness(options: { lock?: boolean; serverInProcess?: boolean; packaged?
     shell: { openExternal: async (url: string) => void h.opened.push(url) },
     dialog: {
       showSaveDialog: async () => ({ canceled: true, filePath: '' }),
+      showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
       showErrorBox: (title: string, content: string) => void h.errors.push(`${title}: ${content}`),
     },
     menu: {

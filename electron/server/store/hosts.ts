@@ -155,7 +155,10 @@ export class Hosts {
   }
 
   private hasLocal(ip: string): boolean {
-    return this.store.query('SELECT 1 FROM host_local WHERE ip = ?').get(ip) !== undefined;
+    // Most workspaces have no local evidence: one look (kept until the next change) spares a
+    // lookup per host of a large import.
+    const any = this.store.cachedQuery('host_local any', () => this.store.query('SELECT EXISTS (SELECT 1 FROM host_local)').pluck().get() === 1);
+    return any && this.store.query('SELECT 1 FROM host_local WHERE ip = ?').get(ip) !== undefined;
   }
 
   /** Write again the served identity of addresses with local evidence: central part and local evidence merged. */

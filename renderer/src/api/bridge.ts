@@ -47,6 +47,11 @@ const browserBridge: OutpostBridge = {
     window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
     return true;
   },
+  // A browser has no access to the file system: the Hosts screen uploads the chosen file itself.
+  async importEveLog() {
+    return { outcome: 'failed', message: 'Choose the file with the file picker: a browser uploads it itself.' };
+  },
+  async cancelEveImport() {},
 };
 
 export const bridge: OutpostBridge = window.outpost ?? browserBridge;

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { appPath } from '../../../shared/app/routes';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
+import { bridge } from '../api/bridge';
 import { ApiFailure, appCall, withQuery } from '../api/client';
 import { ImportForm } from '../components/ImportForm';
 import { formatBytes } from './hostsFormat';
@@ -128,6 +129,30 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
     }
   };
 
+  /** The desktop app: the main process asks for the file and streams it; the server tells the progress. */
+  const startNative = async () => {
+    let shown = false;
+    poll.current = window.setInterval(() => {
+      appCall('eveProgress')
+        .then((progress) => {
+          if (progress.running !== true) return;
+          shown = true;
+          setPhase({ kind: 'running', sent: number(progress.bytesRead), total: number(progress.bytesTotal), events: number(progress.events), hosts: number(progress.hosts) });
+        })
+        .catch(() => undefined);
+    }, 500);
+    try {
+      const result = await bridge.importEveLog();
+      if (result.outcome === 'done') {
+        setPhase({ kind: 'done', summary: summaryOf(result.summary) });
+        onImported();
+      } else if (result.outcome === 'cancelled') setPhase(shown ? { kind: 'cancelled' } : { kind: 'idle' });
+      else setPhase({ kind: 'failed', message: result.message });
+    } finally {
+      window.clearInterval(poll.current);
+    }
+  };
+
   const percent = phase.kind === 'running' && phase.total > 0 ? Math.floor((phase.sent / phase.total) * 100) : 0;
   return (
     <section className="host-import" aria-labelledby="eve-import-title">
@@ -141,20 +166,33 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
         A Suricata EVE log (<code>eve.json</code>, or gzipped). Hostnames, users, agents, fingerprints, services, roles and alert hits are derived from it;
         importing the same log again adds only what it gained since.
       </p>
-      <ImportForm
-        id="eve-import-file"
-        label="EVE log"
-        accept=".json,.gz,.log,application/json,application/gzip"
-        action="Import log"
-        ready={file !== undefined}
-        busy={busy}
-        onFile={(chosen) => {
-          setFile(chosen);
-          setPhase({ kind: 'idle' });
-        }}
-        onStart={() => void start()}
-        onCancel={() => upload.current?.abort()}
-      ></ImportForm>
+      {bridge.kind === 'electron' ? (
+        <div className="actions">
+          <button type="button" className="primary" disabled={busy} onClick={() => void startNative()}>
+            Choose an EVE log…
+          </button>
+          {busy && (
+            <button type="button" onClick={() => void bridge.cancelEveImport()}>
+              Cancel import
+            </button>
+          )}
+        </div>
+      ) : (
+        <ImportForm
+          id="eve-import-file"
+          label="EVE log"
+          accept=".json,.gz,.log,application/json,application/gzip"
+          action="Import log"
+          ready={file !== undefined}
+          busy={busy}
+          onFile={(chosen) => {
+            setFile(chosen);
+            setPhase({ kind: 'idle' });
+          }}
+          onStart={() => void start()}
+          onCancel={() => upload.current?.abort()}
+        />
+      )}
       <div className="import-progress" role="status" aria-live="polite">
         {phase.kind === 'running' && (
           <>
