@@ -5,9 +5,9 @@
  * objects a row refers to arrive first.
  */
 import type { JsonValue, Resource } from '../../shared/resources';
-import { fieldsReferringTo, PULLED as PULLED_RESOURCES, pulledResource, pushedResource } from '../../shared/resources/derived';
+import { PULLED as PULLED_RESOURCES, pulledResource, pushedResource } from '../../shared/resources/derived';
 
-export { columnsReferringTo, isPushed, isPulled, pullKeyOf, REFERENCE_FIELD_NAMES } from '../../shared/resources/derived';
+export { columnsReferringTo, fieldsReferringTo as referenceFieldsTo, isPushed, isPulled, pullKeyOf, REFERENCE_FIELD_NAMES } from '../../shared/resources/derived';
 
 export interface SyncedResource {
   readonly resource: Resource;
@@ -40,11 +40,6 @@ export function pullPath(endpoint: PulledEndpoint): string {
 /** What a pull asks an endpoint for besides the page. */
 export function pullQuery(endpoint: PulledEndpoint): Readonly<Record<string, string>> {
   return pulledResource(endpoint).sync!.pull!.query;
-}
-
-/** Fields of outbox entries that refer to objects of a resource (rewritten by a re-key too). */
-export function referenceFieldsTo(resource: string): readonly string[] {
-  return fieldsReferringTo(resource);
 }
 
 /** Does an outbox field's value name object `pk`? */

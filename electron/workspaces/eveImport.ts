@@ -266,11 +266,14 @@ export async function importEve(services: Services, options: EveImportOptions): 
     evidence.stage(importPk, main.batch.values.values(), main.batch.hosts.values());
     main.batch.clear();
   };
+  // The staged hosts are counted by a scan of the staging: at most every two seconds.
+  let staged = { count: 0, at: 0 };
   const progress = (file: string, force = false) => {
     const now = Date.now();
     if (!options.onProgress || (!force && now - lastProgress < 250)) return;
     lastProgress = now;
-    options.onProgress({ file, bytesRead: counter.raw, bytesTotal, events: main.eventsUsed, hosts: evidence.stagedHosts(importPk) + main.batch.hosts.size });
+    if (force || now - staged.at >= 2000) staged = { count: evidence.stagedHosts(importPk), at: now };
+    options.onProgress({ file, bytesRead: counter.raw, bytesTotal, events: main.eventsUsed, hosts: staged.count + main.batch.hosts.size });
   };
   const read = (tally: Tally, bytes: Buffer | undefined, where: string) => {
     if (bytes === undefined) {

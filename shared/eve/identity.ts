@@ -6,13 +6,13 @@
  */
 import { networkContains, parseIp, parseNetwork, type Network } from '../api/address';
 import { parseIsoDateTime } from '../api/datetime';
-import { HOST_LISTS, type HostListName } from '../resources/hosts';
+import { HOME_NETS, HOST_LISTS, type HostListName } from '../resources/hosts';
 import type { JsonObject, JsonValue } from '../resources/fields';
 import type { EvidenceList } from './derive';
 import { isObject } from './event';
 
 /** Suricata's HOME_NET, the default of a workspace's home networks. */
-export const DEFAULT_HOME_NETS: readonly string[] = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'];
+export const DEFAULT_HOME_NETS: readonly string[] = HOME_NETS;
 
 /** A list of CIDRs (`10.0.0.0/8,192.168.1.0/24`), checked; the networks, or the first bad item. */
 export function parseHomeNets(text: string): { networks: Network[] } | { error: string } {

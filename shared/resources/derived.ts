@@ -34,8 +34,6 @@ export function isPushed(name: string): boolean {
 /** Every endpoint a pull mirrors, in pull order (what an object refers to comes first). */
 export const PULLED: readonly Resource[] = RESOURCES.filter((r) => r.sync?.pull).sort((a, b) => a.sync!.pull!.order - b.sync!.pull!.order);
 
-export type PulledEndpoint = string;
-
 const pulledByName = new Map(PULLED.map((r) => [r.name, r]));
 
 export function isPulled(name: string): boolean {

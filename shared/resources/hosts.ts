@@ -15,7 +15,8 @@ export const HOST_LISTS = [
 ] as const;
 export type HostListName = (typeof HOST_LISTS)[number];
 
-export const HOME_NETS = ['192.168.0.0/16', '10.0.0.0/8', '172.16.0.0/12'] as const;
+/** Suricata's HOME_NET: the default home networks of a workspace (docs/eve.md). */
+export const HOME_NETS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] as const;
 
 export const hostId = defineResource({
   name: 'host_id',

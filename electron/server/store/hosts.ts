@@ -195,10 +195,6 @@ export class Hosts {
     this.store.command('DELETE FROM host_id WHERE ip = ?').run(ip);
   }
 
-  ips(): string[] {
-    return this.store.query('SELECT ip FROM host_id').pluck().all() as string[];
-  }
-
   /** One page of hosts: counted and paged in SQL, or filtered by host_id_qfilter in JS first (undefined past the end). */
   list(query: HostListQuery): HostPage | undefined {
     const { store } = this;

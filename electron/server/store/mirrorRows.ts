@@ -6,15 +6,8 @@
 import { RESOURCES, type Resource } from '../../../shared/resources';
 import { referenceFields } from '../../../shared/resources/derived';
 import type { SqlValue } from './columns';
+import { quote, scopeSql } from './table';
 import type { Store } from './store';
-
-const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-
-/** A resource's scope as SQL (`"type" = 'vendor'`), from its declaration. */
-export function scopeSql(resource: Resource): string {
-  const scope = resource.storage.scope;
-  return scope ? `${quote(scope.column)} = '${scope.value.replace(/'/g, "''")}'` : '1';
-}
 
 export interface ItemTable {
   readonly table: string;

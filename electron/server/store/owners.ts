@@ -19,7 +19,7 @@ import { INHERITABLE, vendorProbe, vendorProbeTemplate, type InheritableName, ty
 import { itemFieldsOf } from '../../../shared/resources/derived';
 import { int, intOrNull, text } from './rows';
 import type { Store } from './store';
-import type { Row, SqlValue } from './table';
+import { scopeSql, type Row, type SqlValue } from './table';
 
 export type OwnerKind = 'template' | 'probe';
 
@@ -40,8 +40,7 @@ export interface OwnerState {
 
 const RESOURCE: Record<OwnerKind, Resource> = { template: vendorProbeTemplate, probe: vendorProbe };
 const TABLE = { template: vendorProbeTemplate.storage.table, probe: vendorProbe.storage.table };
-const scopeOf = (resource: Resource) => (resource.storage.scope ? `"${resource.storage.scope.column}" = '${resource.storage.scope.value}'` : '1');
-const SCOPE = { template: scopeOf(vendorProbeTemplate), probe: scopeOf(vendorProbe) };
+const SCOPE = { template: scopeSql(vendorProbeTemplate), probe: scopeSql(vendorProbe) };
 /** The owner column of each kind in the item tables. */
 const OWNER_COLUMN = { template: vendorProbeTemplate.storage.itemOwner!, probe: vendorProbe.storage.itemOwner! };
 const ITEM_TABLE = Object.fromEntries(

@@ -20,7 +20,14 @@ export interface Page {
   readonly rows: readonly Row[];
 }
 
-const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+/** An SQL identifier, quoted. */
+export const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/** A resource's scope within its shared table as an SQL condition (`"type" = 'vendor'`), from its declaration. */
+export function scopeSql(resource: Resource): string {
+  const scope = resource.storage.scope;
+  return scope ? `${quote(scope.column)} = '${scope.value.replace(/'/g, "''")}'` : '1';
+}
 
 const MIN_TRIGRAM = 3;
 
