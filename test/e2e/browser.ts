@@ -3,6 +3,7 @@
  * server as `outpost serve` runs it with the renderer's build.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -69,9 +70,14 @@ export async function signIn(page: Page, url: string): Promise<void> {
   await page.waitForURL(`${url}/`);
 }
 
+/**
+ * The page as a PNG: into docs/screenshots when OUTPOST_SCREENSHOTS=1 (to refresh the README's
+ * pictures), else into a temporary folder, so that a test run leaves the working tree clean.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  const folder = process.env.OUTPOST_SCREENSHOTS === '1' ? SCREENSHOTS : path.join(os.tmpdir(), 'outpost-screenshots');
+  fs.mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`) });
 }
 
 export interface PageSession {

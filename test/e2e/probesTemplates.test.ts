@@ -2,7 +2,7 @@
  * The Probes and Templates screens (app.md §4) as a new user works with them: templates with
  * interfaces and protocols, probes created from them, inheritance followed, overridden and given
  * back, the API's refusals read where they are shown (api.md §4), and list parameters that
- * survive a reload. The last test writes docs/screenshots/templates.png and probes.png. The
+ * survive a reload. The last test takes the pictures docs/screenshots/templates.png and probes.png (written there with OUTPOST_SCREENSHOTS=1). The
  * screens' pure parts are tested in test/renderer/ (templatesTree, resourceFormModel).
  */
 import type { Locator, Page } from 'playwright-core';

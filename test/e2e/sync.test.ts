@@ -5,7 +5,7 @@
  * edit is resolved field by field, a refused create is read and discarded, the central server's
  * history is read live and, offline, from the last sync, and a remote is added in Settings for a
  * new bound workspace. The central server is the reference DRF server, reached through a link
- * the test slows down and cuts. Writes docs/screenshots/sync.png and conflicts.png.
+ * the test slows down and cuts. Takes docs/screenshots/sync.png and conflicts.png (written there with OUTPOST_SCREENSHOTS=1).
  * The screens' pure helpers are tested in test/renderer/ (syncFormat, syncModel).
  */
 import net from 'node:net';
