@@ -11,7 +11,7 @@ const quiet = process.argv.includes('--quiet');
 const started = Date.now();
 
 await build({
-  entryPoints: { outpost: path.join(root, 'electron/cli/entry.ts'), bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts') },
+  entryPoints: { outpost: path.join(root, 'electron/cli/entry.ts'), bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts') },
   outdir: path.join(root, 'dist/node'),
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -32,9 +32,10 @@ if (process.argv.includes('--bench')) {
       'sync.bench': path.join(root, 'bench/sync.bench.ts'),
       'hostile.bench': path.join(root, 'bench/hostile.bench.ts'),
       'eve.bench': path.join(root, 'bench/eve.bench.ts'),
+      'hosts.bench': path.join(root, 'bench/hosts.bench.ts'),
       hostileServer: path.join(root, 'bench/hostileServer.ts'),
       // The servers these benchmarks start parse large imports in it.
-      bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'),
+      bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts'),
     },
     outdir: path.join(root, 'dist/bench'),
     outExtension: { '.js': '.cjs' },

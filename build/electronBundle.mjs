@@ -3,7 +3,8 @@
 //   preload.cjs the sandboxed preload (electron/preload/preload.ts): one file, requiring only electron
 //   server.cjs  the server's utility process (electron/serverProcess.ts)
 //   bodyWorker.cjs the program of the worker threads the server parses large imports in
-//               (electron/server/http/workerSource.ts reads it beside server.cjs)
+//   eveWorker.cjs  the program of the worker threads that read segments of EVE logs
+//               (electron/server/http/workerSource.ts reads both beside server.cjs)
 // better-sqlite3 stays external (native addon, loaded with its Electron build); electron is
 // provided by the runtime.
 import fs from 'node:fs';
@@ -31,7 +32,7 @@ export async function bundleElectron({ root, quiet = false }) {
       entryPoints: {
         main: path.join(root, 'electron/main/main.ts'),
         server: path.join(root, 'electron/serverProcess.ts'),
-        bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'),
+        bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts'),
       },
       platform: 'node',
       target: NODE_TARGET,

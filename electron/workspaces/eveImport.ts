@@ -17,15 +17,18 @@ import { readEveLine, SKIP_REASONS, type SkipReason } from '../../shared/eve/eve
 import { parseHomeNets } from '../../shared/eve/identity';
 import type { EveFileRecord } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
+import { MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
+import { SegmentReaders } from './eveWorkers';
 
-/** A line longer than this is skipped (and read past without being held). */
-export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+export { MAX_LINE_BYTES };
 /** At most this much of a file's first line finds the file again. */
 const HEAD_BYTES = 64 * 1024;
 /** The bytes before the point reached whose hash checks the file is still the same there. */
 const TAIL_BYTES = 4096;
 /** Events gathered in memory before they are staged. */
 const BATCH_EVENTS = 20_000;
+/** A plain file is read in segments of this size, side by side in worker threads when it has several. */
+const SEGMENT_BYTES = 8 * 1024 * 1024;
 
 export class EveImportError extends Error {}
 
@@ -99,6 +102,8 @@ export interface EveSource {
   readonly bytes: () => AsyncIterable<Buffer>;
   /** Its size in bytes, when known (for progress). */
   readonly size?: number;
+  /** The path of a file on this machine (read in segments when it is plain, not gzip). */
+  readonly file?: string;
   /**
    * A plain file read before can be read on from where that import stopped without reading what
    * comes before: the record it continues, the bytes before that point, and the rest of the file.
@@ -113,8 +118,16 @@ export interface Resumed {
   readonly rest: () => AsyncIterable<Buffer>;
 }
 
-/** A plain file's resume point, checked by reading its first line and the bytes before the point (no gzip: those are read whole). */
-function resumeFile(file: string, known: (head: string) => EveFileRecord[]): Resumed | undefined {
+/** Where the import of a plain file starts: its head, and the point a former import of it reached, if any. */
+interface PlainStart {
+  readonly head: string;
+  readonly resumed: Resumed | undefined;
+  /** Former imports of a file with this first line (a rotated copy, an older version…). */
+  readonly known: number;
+}
+
+/** A plain file's first line and resume point, read directly (no gzip: those are read whole); undefined for gzip or no complete first line. */
+function plainFileStart(file: string, known: (head: string) => EveFileRecord[]): PlainStart | undefined {
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
@@ -125,17 +138,36 @@ function resumeFile(file: string, known: (head: string) => EveFileRecord[]): Res
     // A first line not complete yet cannot name the file.
     if (newline === -1 && got < HEAD_BYTES) return undefined;
     const head = sha256(start.subarray(0, newline === -1 ? got : newline + 1));
-    for (const record of known(head)) {
+    const records = known(head);
+    for (const record of records) {
       if (record.bytes > size) continue;
       const window = Buffer.alloc(Math.min(TAIL_BYTES, record.bytes));
       fs.readSync(fd, window, 0, window.length, record.bytes - window.length);
       if (sha256(window) !== record.tail) continue;
-      return { record, window, rest: () => fs.createReadStream(file, { start: record.bytes, highWaterMark: 256 * 1024 }) };
+      const resumed = { record, window, rest: () => fs.createReadStream(file, { start: record.bytes, highWaterMark: 256 * 1024 }) };
+      return { head, resumed, known: records.length };
     }
-    return undefined;
+    return { head, resumed: undefined, known: records.length };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The TAIL_BYTES of a file before `end`. */
+function fileWindow(file: string, end: number): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const window = Buffer.alloc(Math.min(TAIL_BYTES, end));
+    fs.readSync(fd, window, 0, window.length, end - window.length);
+    return window;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A plain file's resume point, checked by reading its first line and the bytes before the point. */
+function resumeFile(file: string, known: (head: string) => EveFileRecord[]): Resumed | undefined {
+  return plainFileStart(file, known)?.resumed;
 }
 
 export interface EveImportOptions {
@@ -157,6 +189,7 @@ export function fileSources(paths: readonly string[]): { sources: EveSource[]; i
     sources: files.map((file) => ({
       name: file,
       key: path.resolve(file),
+      file,
       size: fs.statSync(file).size,
       bytes: () => fs.createReadStream(file, { highWaterMark: 256 * 1024 }),
       resumable: (known: (head: string) => EveFileRecord[]) => resumeFile(file, known),
@@ -245,6 +278,31 @@ class Tally {
     }
     this.batch.merge(other.batch);
   }
+
+  /** Take a segment's counts and evidence; its skipped lines numbered from `linesBefore` in `file`. */
+  takeSegment(result: SegmentResult, file: string, linesBefore: number): void {
+    this.linesRead += result.lines;
+    this.eventsUsed += result.eventsUsed;
+    this.eventsOther += result.eventsOther;
+    this.events += result.events;
+    for (const reason of SKIP_REASONS) {
+      const theirs = result.skipped[reason];
+      if (!theirs) continue;
+      const mine = (this.skipped[reason] ??= { count: 0, first: [] });
+      mine.count += theirs.count;
+      for (const line of theirs.first) if (mine.first.length < 5) mine.first.push(`${file}:${linesBefore + line}`);
+    }
+    this.batch.mergeGathered(result.values, result.hosts, result.eventsUsed);
+  }
+}
+
+/** The segments of [from, size) of a file. */
+function segmentsOf(file: string, from: number, size: number): SegmentTask[] {
+  const tasks: SegmentTask[] = [];
+  for (let start = from; start < size; start += SEGMENT_BYTES) {
+    tasks.push({ file, start, end: Math.min(size, start + SEGMENT_BYTES), size, atLineStart: start === from });
+  }
+  return tasks;
 }
 
 /** Import EVE sources into the open workspace's host evidence; the summary, or an EveImportError. */
@@ -298,10 +356,68 @@ export async function importEve(services: Services, options: EveImportOptions): 
     if (tally === main && main.batch.events >= BATCH_EVENTS) flush();
   };
 
+  // A plain file is read in segments, by worker threads side by side when it has several.
+  let readers: SegmentReaders | undefined;
+  let readersTried = false;
+  const readPlain = async (source: EveSource, file: string, start: PlainStart) => {
+    const eventsBefore = main.events;
+    const size = fs.statSync(file).size;
+    const resumed = start.resumed?.record;
+    const base = counter.raw;
+    let lines = resumed?.lines ?? 0;
+    let endOfLines = resumed?.bytes ?? 0;
+    const tasks = segmentsOf(file, endOfLines, size);
+    if (tasks.length > 1 && !readersTried) {
+      readersTried = true;
+      readers = SegmentReaders.start();
+    }
+    const pool = tasks.length > 1 ? readers : undefined;
+    const inFlight: { task: SegmentTask; result: Promise<SegmentResult> }[] = [];
+    let next = 0;
+    const launch = () => {
+      while (next < tasks.length && inFlight.length < (pool ? pool.size * 2 : 1)) {
+        const task = tasks[next++]!;
+        const result = pool ? pool.read(task) : Promise.resolve(readSegment(task));
+        // Those still under way when the import stops are not awaited: their failure is not news.
+        result.catch(() => undefined);
+        inFlight.push({ task, result });
+      }
+    };
+    counter.raw = base + endOfLines;
+    launch();
+    while (inFlight.length > 0) {
+      const { task, result: pending } = inFlight.shift()!;
+      const result = await pending;
+      launch();
+      if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
+      // Taken in file order: the evidence staged is what one reader going line by line would stage.
+      main.takeSegment(result, source.name, lines);
+      lines += result.lines;
+      if (result.lines > 0) endOfLines = result.to;
+      counter.raw = base + task.end;
+      if (main.batch.events >= BATCH_EVENTS) flush();
+      progress(source.name);
+    }
+    if (lines === 0) throw new EveImportError(`${source.name} ${size === 0 ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
+    if (!resumed && main.events === eventsBefore) {
+      throw new EveImportError(`${source.name} has no EVE event in it (${lines} line${lines === 1 ? '' : 's'}, none a Suricata EVE JSON event); nothing was imported`);
+    }
+    records.push({ head: start.head, path: source.key, bytes: endOfLines, lines, tail: sha256(fileWindow(file, endOfLines)) });
+    summaries.push({ path: source.name, fromLine: (resumed?.lines ?? 0) + 1, lines: lines - (resumed?.lines ?? 0) });
+    counter.raw = base + size;
+    progress(source.name, true);
+  };
+
   try {
     for (const source of options.sources) {
       const file = source.name;
       const eventsBefore = main.events;
+      // A plain file on this machine that is new, or read on from where a former import stopped.
+      const plain = source.file === undefined ? undefined : plainFileStart(source.file, (h) => evidence.filesWithHead(h));
+      if (source.file !== undefined && plain && (plain.resumed || plain.known === 0)) {
+        await readPlain(source, source.file, plain);
+        continue;
+      }
       // The first line names the file. Until the point a former import of it reached is found
       // again (or known not to be there), what the lines give is held aside in `tentative`.
       const head = crypto.createHash('sha256');
@@ -444,6 +560,8 @@ export async function importEve(services: Services, options: EveImportOptions): 
   } catch (error) {
     evidence.discard(importPk);
     throw error;
+  } finally {
+    await readers?.close();
   }
 }
 

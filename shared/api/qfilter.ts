@@ -99,7 +99,8 @@ export interface Glob {
   readonly exact?: boolean;
 }
 
-function fold(char: string): string {
+/** Case folding, one code point at a time (so that a folded part of a text is a part of the folded text). */
+export function fold(char: string): string {
   return char.toLowerCase();
 }
 
@@ -182,7 +183,8 @@ export function unescapeQuery(text: string): string {
   return text.replace(/\\([\s\S])/gu, '$1');
 }
 
-function passes(test: ValueTest, value: string | number | boolean): boolean {
+/** Does one value pass a term's test? */
+export function passes(test: ValueTest, value: string | number | boolean): boolean {
   if (test.kind === 'match') return globMatch(test.pattern, valueText(value));
   const ordinal = typeof value === 'boolean' ? undefined : ordinalOf(value);
   if (!ordinal || ordinal.kind !== test.bound.kind) return false;
@@ -493,12 +495,14 @@ export class QueryHost {
   }
 }
 
-function covers(field: FieldScope, path: string): boolean {
+/** Does the field look at this path (the path itself or one of its sub-paths)? */
+export function covers(field: FieldScope, path: string): boolean {
   if (field.within === 'host_id') return true;
   return path === field.path || (path.startsWith(field.path) && path[field.path.length] === '.');
 }
 
-function termMatches(field: FieldScope | undefined, test: ValueTest, host: QueryHost): boolean {
+/** Does one term match the host (the reference the SQL translation of a term must agree with)? */
+export function termMatches(field: FieldScope | undefined, test: ValueTest, host: QueryHost): boolean {
   if (field === undefined) {
     if (passes(test, host.ip)) return true;
     return host.hostPairs().some(([path, value]) => typeof value === 'string' && !path.endsWith('_seen') && passes(test, value));

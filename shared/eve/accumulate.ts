@@ -62,7 +62,16 @@ export class EvidenceBatch {
 
   /** Take another batch's evidence (the same merge as adding its events one by one). */
   merge(other: EvidenceBatch): void {
-    for (const [id, value] of other.values) {
+    this.mergeGathered(other.values.values(), other.hosts.values(), other.events);
+  }
+
+  /**
+   * Take evidence gathered elsewhere (a segment read in a worker thread), from `events` events
+   * that come after those of this batch.
+   */
+  mergeGathered(values: Iterable<GatheredValue>, hosts: Iterable<GatheredHost>, events: number): void {
+    for (const value of values) {
+      const id = `${value.ip}\u0000${value.list}\u0000${value.key}`;
       const known = this.values.get(id);
       if (!known) this.values.set(id, value);
       else {
@@ -73,16 +82,16 @@ export class EvidenceBatch {
         }
       }
     }
-    for (const [ip, host] of other.hosts) {
-      const known = this.hosts.get(ip);
-      if (!known) this.hosts.set(ip, host);
+    for (const host of hosts) {
+      const known = this.hosts.get(host.ip);
+      if (!known) this.hosts.set(host.ip, host);
       else {
         known.hits += host.hits;
         known.first = Math.min(known.first, host.first);
         known.last = Math.max(known.last, host.last);
       }
     }
-    this.events += other.events;
+    this.events += events;
   }
 
   get size(): number {

@@ -10,18 +10,24 @@ import { MESSAGES } from '../../../shared/api/messages';
 import { parseQFilter, QueryError, type QueryNode } from '../../../shared/api/qfilter';
 import { queryGet, type QueryPairs } from '../../../shared/api/queryString';
 import { parseIp } from '../../../shared/api/address';
-import { hostId, type JsonObject, type JsonValue } from '../../../shared/resources';
+import { hostId, type JsonObject } from '../../../shared/resources';
+import { escapeSeparators } from '../../../shared/api/json';
+import { RenderedJson } from '../http/jsonBody';
 import { ok } from '../http/types';
 import type { Endpoint, Handler } from '../routing/endpoint';
 import type { Services } from '../store/services';
 import type { HostListQuery, HostRow } from '../store/hosts';
 import { importHandler, type ImportKind } from './imports';
-import { paginated } from './pagination';
+import { paginatedRendered } from './pagination';
 
 export type { HostEntry } from '../../../shared/api/hostIdentity';
 
-export function hostJson(row: HostRow): JsonObject {
-  return { ip: row.ip, hits: row.hits, host_id: JSON.parse(row.data) as JsonValue };
+/**
+ * A host entry rendered without parsing the identity: `data` is stored as JSON.stringify wrote
+ * it, which is DRF's compact form but for the line separators that renderJson escapes.
+ */
+export function renderedHost(row: HostRow): RenderedJson {
+  return RenderedJson.of(escapeSeparators(`{"ip":${JSON.stringify(row.ip)},"hits":${row.hits},"host_id":${row.data}}`));
 }
 
 /**
@@ -84,14 +90,14 @@ export function hostIdEndpoint(services: Services): Endpoint {
   const list: Handler = (ctx) => {
     const page = services.hosts.list(parseHostListQuery(ctx.query));
     if (!page) throw ApiError.detail(404, MESSAGES.invalidPage);
-    return ok(paginated(ctx, page, page.rows.map(hostJson)));
+    return ok(paginatedRendered(ctx, page, page.rows.map(renderedHost)));
   };
 
   const retrieve: Handler = (_ctx, id) => {
     const ip = parseIp(id);
     if (!ip) throw ApiError.detail(400, MESSAGES.invalidIp);
     const row = services.hosts.find(ip.text);
-    return ok(row ? hostJson(row) : { ip: ip.text, hits: 0 });
+    return ok(row ? renderedHost(row) : { ip: ip.text, hits: 0 });
   };
 
   return {

@@ -1,41 +1,56 @@
 /**
- * The body worker's program, as text. Bundled (`outpost serve`, the app's server process), it is
- * bodyWorker.cjs beside the running bundle, read and started with `eval`: a worker cannot load a
- * file from inside the app's asar archive, but reading one works. Run from the TypeScript
- * sources (the tests), it is bundled now, in memory, by esbuild — a development dependency no
- * bundle contains. Otherwise there is none, and import bodies are prepared on the main thread.
+ * The programs of worker threads, as text: the body worker's and the EVE import's. Bundled
+ * (`outpost`, the app's server process), each is a .cjs file beside the running bundle, read and
+ * started with `eval`: a worker cannot load a file from inside the app's asar archive, but
+ * reading one works. Run from the TypeScript sources (the tests), it is bundled now, in memory,
+ * by esbuild — a development dependency no bundle contains. Otherwise there is none, and the
+ * work is done on the main thread.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-/** The worker's bundle, written by build/bundle.mjs and build/electronBundle.mjs beside the others. */
+/** The workers' bundles, written by build/bundle.mjs and build/electronBundle.mjs beside the others, and their sources. */
 export const WORKER_BUNDLE = 'bodyWorker.cjs';
 const WORKER_SOURCE = 'bodyWorkerEntry.ts';
+export const EVE_WORKER_BUNDLE = 'eveWorker.cjs';
+const EVE_WORKER_SOURCE = path.join('..', '..', 'workspaces', 'eveWorkerEntry.ts');
 
 /** What this module needs of esbuild's API. */
 interface Bundler {
   buildSync(options: Readonly<Record<string, unknown>>): { readonly outputFiles?: readonly { readonly text: string }[] };
 }
 
-let code: string | null | undefined;
+const programs = new Map<string, string | null>();
 
-export function bodyWorkerCode(): string | undefined {
-  if (code === undefined) code = bundled() ?? fromSources() ?? null;
+function program(bundle: string, source: string): string | undefined {
+  let code = programs.get(bundle);
+  if (code === undefined) {
+    code = bundled(bundle) ?? fromSources(source) ?? null;
+    programs.set(bundle, code);
+  }
   return code ?? undefined;
 }
 
-function bundled(): string | undefined {
-  const file = path.join(__dirname, WORKER_BUNDLE);
+export function bodyWorkerCode(): string | undefined {
+  return program(WORKER_BUNDLE, WORKER_SOURCE);
+}
+
+export function eveWorkerCode(): string | undefined {
+  return program(EVE_WORKER_BUNDLE, EVE_WORKER_SOURCE);
+}
+
+function bundled(bundle: string): string | undefined {
+  const file = path.join(__dirname, bundle);
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
 }
 
-function fromSources(): string | undefined {
+function fromSources(source: string): string | undefined {
   if (!__filename.endsWith('.ts')) return undefined;
   // Not a plain `require('esbuild')`, which the bundler would follow into the bundles.
   const esbuild: Bundler = createRequire(__filename)('esbuild');
   const result = esbuild.buildSync({
-    entryPoints: [path.join(__dirname, WORKER_SOURCE)],
+    entryPoints: [path.join(__dirname, source)],
     bundle: true,
     write: false,
     platform: 'node',

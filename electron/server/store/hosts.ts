@@ -1,18 +1,20 @@
 /**
  * Host identities (api.md §7): one `host_id` row per address. `data` holds the host_id object as
  * served; ip, hits, first_seen, last_seen and hostnames are columns so that filters, search and
- * ordering run in SQL. Only host_id_qfilter looks into `data`, in JS, over the rows SQL kept.
+ * ordering run in SQL; host_id_qfilter is answered in SQL too, through the index of every
+ * identity's values that each write here keeps (store/hostSearch.ts).
  */
 import type { HostEntry } from '../../../shared/api/hostIdentity';
 import { hostRecordOf, type HostRecord } from '../../../shared/api/imports';
 import { pageNumber, type OrderTerm, type PageRequest } from '../../../shared/api/listParams';
-import { matchesHost, QueryHost, type QueryNode } from '../../../shared/api/qfilter';
+import type { QueryNode } from '../../../shared/api/qfilter';
 import { parseNetwork, type Network } from '../../../shared/api/address';
 import { parseIsoDateTime } from '../../../shared/api/datetime';
 import { hostnamesText } from '../../../shared/api/hostIdentity';
 import { hostIdentity } from '../../../shared/eve/identity';
 import { HOST_LISTS, type JsonObject } from '../../../shared/resources';
 import type { Evidence } from './evidence';
+import { HostSearch } from './hostSearch';
 import type { Store } from './store';
 
 /** A stored host as the API shows it. */
@@ -52,10 +54,16 @@ const ORDER_SQL: Readonly<Record<string, string>> = {
   ...Object.fromEntries(HOST_LISTS.map((list) => [`host_id.${list}_count`, `json_extract(data, '$."${list}_count"')`])),
 };
 
+/**
+ * The central part of a row: `central` holds it, or '' when it is the served identity itself (a
+ * host no local import saw, most of them: the identity is then stored once, not twice).
+ */
+const CENTRAL_SQL = "CASE WHEN central = '' THEN data ELSE central END";
+
 /** The central server's identity of an address (or an imported one) as served, and kept as its central part. */
 const UPSERT_CENTRAL = `
 INSERT INTO host_id (ip, hits, central_hits, first_seen, last_seen, hostnames, data, central)
-VALUES (@ip, coalesce(@hits, 0), coalesce(@hits, 0), @first_seen, @last_seen, @hostnames, @data, @data)
+VALUES (@ip, coalesce(@hits, 0), coalesce(@hits, 0), @first_seen, @last_seen, @hostnames, @data, '')
 ON CONFLICT(ip) DO UPDATE SET
   central_hits = coalesce(@hits, host_id.central_hits, 0),
   hits = coalesce(@hits, host_id.central_hits, 0),
@@ -63,13 +71,17 @@ ON CONFLICT(ip) DO UPDATE SET
   last_seen = excluded.last_seen,
   hostnames = excluded.hostnames,
   data = excluded.data,
-  central = excluded.central`;
+  central = ''`;
 
-/** The served identity of an address that local evidence has a part in (its central part kept). */
+/**
+ * The served identity of an address that local evidence has a part in; its central part kept
+ * (written out first if it was the served identity: SET reads the row as it was).
+ */
 const UPSERT_MERGED = `
 INSERT INTO host_id (ip, hits, first_seen, last_seen, hostnames, data)
 VALUES (@ip, @hits, @first_seen, @last_seen, @hostnames, @data)
 ON CONFLICT(ip) DO UPDATE SET
+  central = ${CENTRAL_SQL},
   hits = excluded.hits,
   first_seen = excluded.first_seen,
   last_seen = excluded.last_seen,
@@ -77,6 +89,9 @@ ON CONFLICT(ip) DO UPDATE SET
   data = excluded.data`;
 
 type SqlParam = string | number;
+
+/** Past this many matches, a page of a host_id_qfilter is found along the order's index. */
+const WALK_ORDER_ABOVE = 2000;
 
 function whereSql(query: HostListQuery): { sql: string; params: SqlParam[] } {
   const clauses: string[] = [];
@@ -106,10 +121,22 @@ function orderSql(ordering: readonly OrderTerm[]): string {
 }
 
 export class Hosts {
+  private readonly search: HostSearch;
+
   constructor(
     private readonly store: Store,
     private readonly evidence: Evidence,
-  ) {}
+  ) {
+    this.search = new HostSearch(store);
+    // A database migrated to the search index (or indexed by another version) is indexed once, here.
+    if (!this.search.current()) store.write(() => this.search.rebuild());
+  }
+
+  /** Index the stored identity of `ip` again (after a write of its row, in the same transaction). */
+  private reindex(ip: string, data: string): void {
+    const pk = this.store.query('SELECT pk FROM host_id WHERE ip = ?').pluck().get(ip) as number;
+    this.search.index(pk, JSON.parse(data) as JsonObject);
+  }
 
   /** The stored host of a normalised address, if any. */
   find(ip: string): HostRow | undefined {
@@ -131,11 +158,12 @@ export class Hosts {
       data: record.data,
     });
     if (this.hasLocal(record.ip)) this.refresh([record.ip]);
+    else this.reindex(record.ip, record.data);
   }
 
   /** Is this exactly the central part stored for its address (a pull need not write it)? */
   sameCentral(record: HostRecord): boolean {
-    const row = this.store.query('SELECT central, central_hits FROM host_id WHERE ip = ?').get(record.ip) as { central: string | null; central_hits: number | null } | undefined;
+    const row = this.store.query(`SELECT ${CENTRAL_SQL} AS central, central_hits FROM host_id WHERE ip = ?`).get(record.ip) as { central: string | null; central_hits: number | null } | undefined;
     return row !== undefined && row.central === record.data && (record.hits === null || row.central_hits === record.hits);
   }
 
@@ -169,9 +197,10 @@ export class Hosts {
     for (const ip of ips) {
       const local = this.evidence.local(ip);
       if (!local) continue;
-      const row = this.store.query('SELECT central, central_hits FROM host_id WHERE ip = ?').get(ip) as { central: string | null; central_hits: number | null } | undefined;
+      const row = this.store.query(`SELECT ${CENTRAL_SQL} AS central, central_hits FROM host_id WHERE ip = ?`).get(ip) as { central: string | null; central_hits: number | null } | undefined;
       const central = row?.central ? (JSON.parse(row.central) as JsonObject) : undefined;
       const identity = hostIdentity({ ip, central, local, homeNets: networks });
+      const data = JSON.stringify(identity);
       write.run({
         ip,
         // The larger of the two counts: the central server counts the alerts of this site's probe too (docs/decisions.md).
@@ -179,8 +208,9 @@ export class Hosts {
         first_seen: parseIsoDateTime(String(identity.first_seen)) ?? local.first,
         last_seen: parseIsoDateTime(String(identity.last_seen)) ?? local.last,
         hostnames: hostnamesText(identity),
-        data: JSON.stringify(identity),
+        data,
       });
+      this.reindex(ip, data);
       count++;
     }
     return count;
@@ -192,33 +222,50 @@ export class Hosts {
   }
 
   remove(ip: string): void {
-    this.store.command('DELETE FROM host_id WHERE ip = ?').run(ip);
+    const pk = this.store.query('SELECT pk FROM host_id WHERE ip = ?').pluck().get(ip) as number | undefined;
+    if (pk === undefined) return;
+    this.search.unindex(pk);
+    this.store.command('DELETE FROM host_id WHERE pk = ?').run(pk);
   }
 
-  /** One page of hosts: counted and paged in SQL, or filtered by host_id_qfilter in JS first (undefined past the end). */
+  /** One page of hosts, counted and paged in SQL, host_id_qfilter included (undefined past the end). */
   list(query: HostListQuery): HostPage | undefined {
     const { store } = this;
-    const { sql, params } = whereSql(query);
+    const base = whereSql(query);
     const order = orderSql(query.ordering);
     const { pageSize } = query;
     if (!query.qfilter) {
-      const countSql = `SELECT count(*) FROM host_id WHERE ${sql}`;
-      const count = store.cachedCount(`${countSql}\u0000${JSON.stringify(params)}`, () => Number(store.query(countSql).pluck().get(...params)));
+      const countSql = `SELECT count(*) FROM host_id WHERE ${base.sql}`;
+      const count = store.cachedCount(`${countSql}\u0000${JSON.stringify(base.params)}`, () => Number(store.query(countSql).pluck().get(...base.params)));
       const page = pageNumber(query.page, count, pageSize);
       if (page === undefined) return undefined;
       const rows =
         count === 0
           ? []
-          : (store.query(`SELECT ip, hits, data FROM host_id WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, pageSize, (page - 1) * pageSize) as HostRow[]);
+          : (store.query(`SELECT ip, hits, data FROM host_id WHERE ${base.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...base.params, pageSize, (page - 1) * pageSize) as HostRow[]);
       return { count, page, pageSize, rows };
     }
-    const node = query.qfilter;
-    const matching: HostRow[] = [];
-    for (const row of store.query(`SELECT ip, hits, data FROM host_id WHERE ${sql} ORDER BY ${order}`).iterate(...params) as IterableIterator<HostRow>) {
-      if (matchesHost(node, new QueryHost(row.ip, row.hits, row.data))) matching.push(row);
-    }
-    const page = pageNumber(query.page, matching.length, pageSize);
+    // The query's hosts are found once (store/hostSearch.ts), without reading a host row for
+    // the usual shapes; the filters, the count and the page then read that set of pks. A query's
+    // translation differs with its shape: its statements are prepared for this request, not kept.
+    const search = this.search.condition(query.qfilter);
+    const matched = store.cachedQuery(`host_id_qfilter\u0000${search.key}`, () =>
+      this.search.run(search, () => JSON.stringify(store.queryOnce(`SELECT DISTINCT pk FROM (${search.set})`, 'select host_id (host_id_qfilter)').pluck().all(search.params))),
+    );
+    const inSet = (walk: boolean) => `${base.sql} AND ${walk ? '+pk' : 'pk'} IN (SELECT value FROM json_each(?))`;
+    const countSql = `SELECT count(*) FROM host_id WHERE ${inSet(false)}`;
+    const count =
+      base.params.length === 0
+        ? (JSON.parse(matched) as number[]).length
+        : store.cachedCount(`${countSql}\u0000${JSON.stringify(base.params)}\u0000${search.key}`, () => Number(store.query(countSql).pluck().get(...base.params, matched)));
+    const page = pageNumber(query.page, count, pageSize);
     if (page === undefined) return undefined;
-    return { count: matching.length, page, pageSize, rows: matching.slice((page - 1) * pageSize, page * pageSize) };
+    // Few matches are read and sorted; of many, the page is found by walking the order's index
+    // and keeping the hosts in the set (`+pk`: the set may not drive the query).
+    const rows =
+      count === 0
+        ? []
+        : (store.query(`SELECT ip, hits, data FROM host_id WHERE ${inSet(count > WALK_ORDER_ABOVE)} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...base.params, matched, pageSize, (page - 1) * pageSize) as HostRow[]);
+    return { count, page, pageSize, rows };
   }
 }

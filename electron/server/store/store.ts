@@ -172,6 +172,21 @@ export class Store {
     return statement;
   }
 
+  /**
+   * A reading statement built for one request (a host_id_qfilter's translation): prepared and
+   * timed like the others, but not kept, so that client-chosen shapes cannot grow the cache.
+   */
+  queryOnce(sql: string, name: string): ReadStatement {
+    const prepared = this.db.prepare(sql);
+    if (!prepared.reader) throw new Error(`queryOnce() is for statements that read: ${sql}`);
+    return new TimedRead(prepared, name, this.slow);
+  }
+
+  /** A function of this code that SQL statements can call (evaluated row by row, synchronously). */
+  defineFunction(name: string, fn: (...args: never[]) => unknown): void {
+    this.db.function(name, { deterministic: false, varargs: false }, fn as (...args: unknown[]) => unknown);
+  }
+
   /** A writing statement, prepared once and timed. */
   command(sql: string, name?: string): WriteStatement {
     let statement = this.writes.get(sql);

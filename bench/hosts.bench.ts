@@ -1,0 +1,313 @@
+/**
+ * Hosts at scale (issue 10): a workspace of 1,000,000 host identities (built once, cached in
+ * bench/.cache/), served by `outpost serve` in its own process. In one run:
+ *   - start-up to the first answer;
+ *   - host detail GET under load (autocannon, 16 connections) against the bare node:http ceiling
+ *     answering the same body;
+ *   - host_id_qfilter latency, one request at a time (p50/p99 over many different queries, the
+ *     server's read cache off so that no answer is a cached one): one field
+ *     (`host_id.hostname.host:"<a name>"`), a wildcard inside a value (`*corp*` and others), and
+ *     a term with a negation.
+ * Figures are printed as a Markdown table; `--write` also records them in docs/benchmarks.md.
+ *
+ *   npm run bench:hosts -- [--hosts 1000000] [--duration 10] [--queries 300] [--write]
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { checkHostEntry } from '../shared/api/hostIdentity';
+import type { JsonObject } from '../shared/resources';
+import { openWorkspace } from '../electron/workspaces/openWorkspace';
+import { BENCH_TOKEN } from './dataset';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CACHE = path.join(ROOT, 'bench', '.cache');
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
+const HOSTS = Number(option('hosts', '1000000'));
+const DURATION = Number(option('duration', '10'));
+const QUERIES = Number(option('queries', '300'));
+const WRITE = process.argv.includes('--write');
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const PINNED = process.platform === 'linux' && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]).status === 0;
+
+// ---------------------------------------------------------------------------------------------
+// The data set: a large site as EVE imports and the central server describe it.
+
+const SITES = ['hq', 'plant', 'lab', 'branch', 'dc'];
+const DEPARTMENTS = ['fin', 'hr', 'eng', 'ops', 'sales', 'it', 'legal', 'mkt'];
+const PROVIDERS = ['akamaiedge.net', 'cloudfront.net', 'googleusercontent.com', 'azureedge.net', 'fastly.net', 'example.org'];
+const AGENTS = Array.from({ length: 200 }, (_, i) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/${100 + (i % 40)}.0.${i}.0`);
+const PROTOS = ['http', 'tls', 'dns', 'ssh', 'smb', 'krb5', 'ntp', 'unknown'];
+const SERVERS = ['nginx', 'Apache/2.4.57', 'Microsoft-IIS/10.0', 'cloudflare', 'AkamaiGHost'];
+
+/** A deterministic pseudo-random number in [0, 1) of (i, salt). */
+function unit(i: number, salt: number): number {
+  let x = Math.imul(i ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(salt + 1, 0xc2b2ae35);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0x27d4eb2f);
+  x ^= x >>> 16;
+  return (x >>> 0) / 4294967296;
+}
+
+function pick<T>(items: readonly T[], i: number, salt: number): T {
+  return items[Math.floor(unit(i, salt) * items.length)]!;
+}
+
+function time(i: number, hours: number): string {
+  return new Date(Date.UTC(2026, 9, 1) + (i % 600) * 3_600_000 + hours * 3_600_000).toISOString().replace('Z', '000+00:00');
+}
+
+/** The i-th host: 40 % of the site's own addresses (named, some with users), 60 % of the Internet. */
+export function hostEntry(i: number): JsonObject {
+  const internal = unit(i, 1) < 0.4;
+  const seen = { first_seen: time(i, 0), last_seen: time(i, 5 + (i % 48)) };
+  const eve = (hours: number) => time(i, hours).replace('+00:00', '+0000');
+  const ip = internal ? `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` : `${11 + ((i >> 24) & 127)}.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  const id: JsonObject = { ...seen };
+  if (internal) {
+    // About one internal name in twenty is in the corp domain.
+    const domain = unit(i, 2) < 0.05 ? 'corp.acme.com' : `${pick(SITES, i, 3)}.acme.local`;
+    id.hostname = [{ host: `${pick(DEPARTMENTS, i, 4)}-${i}.${domain}`, ...seen }];
+    if (unit(i, 5) < 0.3) id.username = [{ user: `user${i % 50_000}`, ...seen }];
+    id['http.user_agent'] = [{ agent: pick(AGENTS, i, 6), ...seen }];
+    id['tls.ja3'] = [{ hash: `ja3${Math.floor(unit(i, 7) * 500).toString(16).padStart(29, '0')}`, agent: [pick(AGENTS, i, 6)], ...seen }];
+    id.client_service = [{ name: 'tls', ...seen }, { name: 'dns', ...seen }];
+    if (unit(i, 8) < 0.02) id.roles = [{ name: pick(['printer', 'dhcp', 'domain controller', 'http proxy'], i, 9), ...seen }];
+  } else {
+    if (unit(i, 10) < 0.7) id.hostname = [{ host: `e${i}.${pick(PROVIDERS, i, 11)}`, ...seen }];
+    const proto = pick(PROTOS, i, 12);
+    const port = proto === 'http' ? 80 : proto === 'tls' ? 443 : proto === 'dns' ? 53 : proto === 'ssh' ? 22 : 8000 + (i % 100);
+    const value: JsonObject = { app_proto: proto, first_seen: eve(0), last_seen: eve(3) };
+    if (proto === 'http') value.http = { server: pick(SERVERS, i, 13) };
+    if (proto === 'tls') value.tls = { subject: `CN=e${i}.${pick(PROVIDERS, i, 11)}`, issuerdn: 'C=US, O=Let\'s Encrypt, CN=R3', fingerprint: `aa:${(i % 65536).toString(16)}` };
+    id.services = [{ proto: 'tcp', port, values: [value] }];
+  }
+  return { ip, hits: Math.floor(unit(i, 14) * 4) === 0 ? 1 + (i % 30) : 0, host_id: id };
+}
+
+async function buildDataset(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'workspaces', 'default.sqlite3');
+  const marker = `${file}.complete-${HOSTS}`;
+  if (fs.existsSync(marker)) return file;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const started = Date.now();
+  const workspace = openWorkspace({ file, instance: { name: 'outpost-bench', version: 'bench', address: '127.0.0.1' }, adminToken: BENCH_TOKEN });
+  const { services } = workspace;
+  const batch = 20_000;
+  for (let start = 0; start < HOSTS; start += batch) {
+    services.store.write(() => {
+      for (let i = start; i < Math.min(HOSTS, start + batch); i++) {
+        const checked = checkHostEntry(hostEntry(i));
+        if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+        services.hosts.save(checked.entry);
+      }
+    });
+    if ((start + batch) % 100_000 === 0) log(`  ${start + batch} hosts (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  services.store.db.exec("INSERT INTO host_vocab_trigram(host_vocab_trigram) VALUES ('optimize')");
+  services.store.db.exec('ANALYZE');
+  services.store.db.pragma('wal_checkpoint(TRUNCATE)');
+  workspace.close();
+  fs.writeFileSync(marker, new Date().toISOString());
+  log(`data set of ${HOSTS} hosts built in ${((Date.now() - started) / 1000).toFixed(0)} s (${(fs.statSync(file).size / 1e6).toFixed(0)} MB)`);
+  return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes and load
+
+interface Child {
+  readonly url: string;
+  readonly process: ChildProcess;
+  readonly startedMs: number;
+  stop(): Promise<void>;
+}
+
+function startChild(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Child> {
+  const started = performance.now();
+  const child = PINNED
+    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let output = '';
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      output += c.toString();
+      const match = /^listening on (\S+)$/m.exec(output);
+      if (match) {
+        resolve({
+          url: match[1]!,
+          process: child,
+          startedMs: started,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+function serve(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Child> {
+  return startChild([path.join(ROOT, 'dist/node/outpost.cjs'), 'serve', '--data', dataDir, '--port', '0', '--admin-token', BENCH_TOKEN], env);
+}
+
+async function firstAnswerMs(child: Child): Promise<number> {
+  for (;;) {
+    try {
+      const reply = await fetch(`${child.url}/rest/appliances/host_id/?page_size=1`, { headers: { Authorization: `Token ${BENCH_TOKEN}` } });
+      if (reply.status === 200) return performance.now() - child.startedMs;
+    } catch {
+      // not answering yet
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+interface Load {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly failed: number;
+}
+
+async function load(name: string, options: autocannon.Options): Promise<Load> {
+  await autocannon({ connections: 16, duration: 1, ...options });
+  const result = await autocannon({ connections: 16, duration: DURATION, ...options });
+  const figures = { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts };
+  log(`  ${name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms (${figures.failed} failed)`);
+  return figures;
+}
+
+interface Latency {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly matches: string;
+}
+
+/** Each query once, in turn (after two warm-up queries): latency percentiles and the match counts seen. */
+async function latencies(child: Child, queries: readonly string[]): Promise<Latency> {
+  const times: number[] = [];
+  const counts: number[] = [];
+  for (let n = -2; n < queries.length; n++) {
+    const query = queries[Math.max(0, n)]!;
+    const started = performance.now();
+    const reply = await fetch(`${child.url}/rest/appliances/host_id/?host_id_qfilter=${encodeURIComponent(query)}`, { headers: { Authorization: `Token ${BENCH_TOKEN}` } });
+    const body = (await reply.json()) as { count?: number };
+    const ms = performance.now() - started;
+    if (reply.status !== 200) throw new Error(`${query}: ${reply.status} ${JSON.stringify(body)}`);
+    if (n >= 0) {
+      times.push(ms);
+      counts.push(body.count ?? 0);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  counts.sort((a, b) => a - b);
+  return { p50: at(0.5), p99: at(0.99), max: times[times.length - 1]!, matches: counts[0] === counts[counts.length - 1] ? `${counts[0]}` : `${counts[0]}–${counts[counts.length - 1]}` };
+}
+
+function memoryOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function hostnameOf(i: number): string | undefined {
+  const entry = hostEntry(i).host_id as { hostname?: { host: string }[] };
+  return entry.hostname?.[0]?.host;
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(CACHE, { recursive: true });
+  const dataDir = path.join(CACHE, `hosts-${HOSTS}`);
+  log(`data set: ${HOSTS} hosts`);
+  const file = await buildDataset(dataDir);
+
+  // Start-up, three times (the first after the page cache may be cold): the best and the worst.
+  const startups: number[] = [];
+  for (let n = 0; n < 3; n++) {
+    const child = await serve(dataDir);
+    startups.push(await firstAnswerMs(child));
+    await child.stop();
+  }
+  log(`  start-up to the first answer: ${startups.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+
+  // Detail GET under load against the ceiling answering the same body.
+  const ips = Array.from({ length: 1000 }, (_, n) => String(hostEntry(Math.floor(unit(n, 99) * HOSTS)).ip));
+  const outpost = await serve(dataDir);
+  await firstAnswerMs(outpost);
+  const sample = await (await fetch(`${outpost.url}/rest/appliances/host_id/${ips[0]}`, { headers: { Authorization: `Token ${BENCH_TOKEN}` } })).text();
+  const bodyFile = path.join(CACHE, 'host-detail-body.json');
+  fs.writeFileSync(bodyFile, sample);
+  let next = 0;
+  const detail = await load('host detail GET', {
+    url: `${outpost.url}/rest/appliances/host_id/${ips[0]}`,
+    headers: { Authorization: `Token ${BENCH_TOKEN}` },
+    requests: [{ setupRequest: (request) => ({ ...request, path: `/rest/appliances/host_id/${ips[next++ % ips.length]}` }) }],
+  });
+  const detailMemory = memoryOf(outpost.process.pid!);
+  await outpost.stop();
+  const bare = await startChild([path.join(ROOT, 'dist/bench/bareServer.cjs'), bodyFile]);
+  const ceiling = await load('bare node:http, same body', { url: `${bare.url}/` });
+  await bare.stop();
+
+  // host_id_qfilter, one request at a time, with the read cache off.
+  const uncached = await serve(dataDir, { ...process.env, OUTPOST_READ_CACHE: 'off' });
+  await firstAnswerMs(uncached);
+  const names = Array.from({ length: QUERIES }, (_, n) => hostnameOf(Math.floor(unit(n, 77) * HOSTS)) ?? 'nothing.example');
+  const oneField = await latencies(uncached, names.map((name) => `host_id.hostname.host:"${name}"`));
+  const wildcard = await latencies(uncached, Array.from({ length: QUERIES }, () => '*corp*'));
+  const wildcards = await latencies(
+    uncached,
+    Array.from({ length: QUERIES }, (_, n) => `host_id.hostname.host:*${pick(DEPARTMENTS, n, 5)}-${n % 97}*`),
+  );
+  const negation = await latencies(
+    uncached,
+    Array.from({ length: QUERIES }, (_, n) => `host_id.services.port:${[80, 443, 53, 22][n % 4]} AND NOT host_id.services.values.app_proto:unknown`),
+  );
+  const qfilterMemory = memoryOf(uncached.process.pid!);
+  await uncached.stop();
+
+  const ratio = detail.rps / ceiling.rps;
+  const best = Math.min(...startups);
+  const worst = Math.max(...startups);
+  const rows = [
+    `| measure | figure | target |`,
+    `|---|---|---|`,
+    `| host detail GET | ${detail.rps.toFixed(0)} req/s (p99 ${detail.p99} ms), ${ratio.toFixed(2)} of the bare ceiling's ${ceiling.rps.toFixed(0)} req/s | ≥ 0.40: ${ratio >= 0.4 ? 'met' : 'NOT met'} |`,
+    `| \`host_id.hostname.host:"<name>"\` (${QUERIES} names; ${oneField.matches} match) | p50 ${oneField.p50.toFixed(1)} ms, p99 ${oneField.p99.toFixed(1)} ms | p99 < 20 ms: ${oneField.p99 < 20 ? 'met' : 'NOT met'} |`,
+    `| \`*corp*\` (${wildcard.matches} match) | p50 ${wildcard.p50.toFixed(1)} ms, p99 ${wildcard.p99.toFixed(1)} ms | p99 < 100 ms: ${wildcard.p99 < 100 ? 'met' : 'NOT met'} |`,
+    `| \`host_id.hostname.host:*<dept>-<n>*\` (${wildcards.matches} match) | p50 ${wildcards.p50.toFixed(1)} ms, p99 ${wildcards.p99.toFixed(1)} ms | p99 < 100 ms: ${wildcards.p99 < 100 ? 'met' : 'NOT met'} |`,
+    `| \`services.port:<p> AND NOT services.values.app_proto:unknown\` (${negation.matches} match) | p50 ${negation.p50.toFixed(1)} ms, p99 ${negation.p99.toFixed(1)} ms | — |`,
+    `| start-up to the first answer (3 starts) | ${best.toFixed(0)}–${worst.toFixed(0)} ms | < 1 s: ${worst < 1000 ? 'met' : 'NOT met'} |`,
+    `| server peak RSS (detail load / qfilter runs) | ${detailMemory.toFixed(0)} MB / ${qfilterMemory.toFixed(0)} MB | — |`,
+  ];
+  const report = [`Hosts at scale: ${HOSTS} hosts, database ${(fs.statSync(file).size / 1e6).toFixed(0)} MB.`, '', ...rows].join('\n');
+  process.stdout.write(`${report}\n`);
+  if (WRITE) {
+    const doc = path.join(ROOT, 'docs', 'benchmarks.md');
+    const text = fs.readFileSync(doc, 'utf8');
+    const section = `<!-- hosts.bench:start -->\n${report}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; detail GET: ${DURATION} s per run after a 1 s warm-up, 16 connections${PINNED ? ', load generator and server pinned to one core each' : ''}; qfilter: one request at a time, the server's read cache off (OUTPOST_READ_CACHE=off), after two warm-up requests.\n<!-- hosts.bench:end -->`;
+    const updated = /<!-- hosts.bench:start -->[\s\S]*<!-- hosts.bench:end -->/.test(text)
+      ? text.replace(/<!-- hosts.bench:start -->[\s\S]*<!-- hosts.bench:end -->/, section)
+      : `${text.trimEnd()}\n\n## Hosts at scale (issue 10)\n\n\`npm run bench:hosts -- --write\`\n\n${section}\n`;
+    fs.writeFileSync(doc, updated);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

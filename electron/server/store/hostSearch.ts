@@ -1,0 +1,382 @@
+/**
+ * host_id_qfilter in SQL (api.md §7, issue 10). Each host's identity is indexed by the values of
+ * its paths (migration 004): `host_vocab` holds each distinct (path, value) once, with the
+ * value's case-folded text (B-tree) and a trigram index of it (FTS5), and `host_term` links a
+ * value to its hosts. A query's tree becomes one SQL condition over `host_id`:
+ *
+ * - a term on indexed paths finds the vocabulary entries its pattern can match through an index
+ *   (equal folded text, a folded prefix, or the trigrams of its literal parts), keeps those that
+ *   the term really matches (the same `passes` the JS evaluator uses, called from SQL on the few
+ *   candidates), and then the hosts that have one of them;
+ * - a term on `ip`, `hits`, the top-level times or the counts reads their columns;
+ * - a term on paths that are not indexed (timestamps inside lists) is evaluated host by host
+ *   with the JS evaluator, called from SQL — correct, and as slow as a scan.
+ *
+ * So a query's result is exactly `matchesHost`'s (test/server/hostSearch.test.ts compares them on
+ * random queries), and the usual shapes (`hostname.host:"x"`, `*corp*`, `services.port:443`)
+ * never read an identity that does not match.
+ */
+import {
+  covers,
+  flatten,
+  fold,
+  passes,
+  QueryHost,
+  termMatches,
+  valueText,
+  type FieldScope,
+  type Glob,
+  type QueryNode,
+  type ValueTest,
+} from '../../../shared/api/qfilter';
+import type { JsonValue } from '../../../shared/resources';
+import type { Store } from './store';
+
+/** Bumped when what the index holds changes: the tables are filled again on the next open. */
+const INDEX_VERSION = '1';
+
+/** 's' text, 'n' number, 'b' boolean, 'x' not indexed (timestamps, counts). */
+type PathKind = 's' | 'n' | 'b' | 'x';
+
+interface PathRow {
+  readonly id: number;
+  readonly path: string;
+  readonly kind: PathKind;
+}
+
+type SqlParam = string | number;
+
+/** The query's parameters, named `$q0`, `$q1`… (so that sets can be written in any order). */
+class Params {
+  readonly values: Record<string, SqlParam> = {};
+  private next = 0;
+
+  /** The parameter's name in SQL. */
+  add(value: SqlParam): string {
+    const name = `q${this.next++}`;
+    this.values[name] = value;
+    return `$${name}`;
+  }
+}
+
+/**
+ * The hosts a query matches, as SQL: `set` a SELECT of their pks (no host_id row is read to make
+ * it unless a term needs its columns), with its named parameters and the terms its SQL functions
+ * evaluate.
+ */
+export interface SearchCondition {
+  readonly set: string;
+  readonly params: Readonly<Record<string, SqlParam>>;
+  readonly terms: readonly Term[];
+  /** The whole query (its terms' tests are not all in the SQL's parameters): part of any cache key. */
+  readonly key: string;
+}
+
+interface Term {
+  readonly field: FieldScope | undefined;
+  readonly test: ValueTest;
+}
+
+/** Timestamps and counts are read from columns or evaluated in JS, not kept in the vocabulary. */
+function kindOf(path: string, value: string | number | boolean): PathKind {
+  if (path.endsWith('_seen')) return 'x';
+  if (typeof value === 'number') return path.endsWith('_count') ? 'x' : 'n';
+  return typeof value === 'string' ? 's' : 'b';
+}
+
+/** A text as a GLOB pattern of itself (`*`, `?` and `[` are GLOB's own). */
+function globLiteral(text: string): string {
+  return text.replace(/[*?[]/g, (char) => `[${char}]`);
+}
+
+/** A text as one FTS5 phrase. */
+function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** The segment as folded text, or undefined if it holds a `?`. */
+function literal(segment: readonly (string | undefined)[], exact: boolean | undefined): string | undefined {
+  if (segment.includes(undefined)) return undefined;
+  const chars = segment as readonly string[];
+  return (exact ? chars.map(fold) : chars).join('');
+}
+
+/** The folded literal runs of a pattern (between its wildcards) of at least 3 code points: what a trigram index can look for. */
+function trigramRuns(glob: Glob): string[] {
+  const runs: string[] = [];
+  for (const segment of glob.segments) {
+    let run: string[] = [];
+    for (const char of [...segment, undefined]) {
+      if (char === undefined) {
+        if (run.length >= 3) runs.push(run.join(''));
+        run = [];
+      } else run.push(...[...(glob.exact ? fold(char) : char)]);
+    }
+  }
+  return runs;
+}
+
+/** A number of this code's choosing, inlined in SQL (never a client's text). */
+function sqlNumberList(ids: readonly number[]): string {
+  return ids.map((id) => String(Math.trunc(id))).join(', ');
+}
+
+const COMPARE_SQL = { '>': '>', '>=': '>=', '<': '<', '<=': '<=' } as const;
+
+/** Every host's pk, read from a small index rather than the rows. */
+const ALL_HOSTS = 'SELECT pk FROM host_id INDEXED BY host_id_hits';
+
+/** The hosts whose row meets a condition. */
+function rowsWhere(condition: string): string {
+  return `SELECT pk FROM host_id WHERE ${condition}`;
+}
+
+/** A set as an operand of a compound SELECT: compounds are wrapped. */
+function operand(set: string): string {
+  return / (UNION|INTERSECT|EXCEPT) /.test(set) ? `SELECT pk FROM (${set})` : set;
+}
+
+class Cache {
+  paths: PathRow[] | undefined;
+  pathIds = new Map<string, number>();
+  values = new Map<string, number>();
+
+  clear(): void {
+    this.paths = undefined;
+    this.pathIds.clear();
+    this.values.clear();
+  }
+}
+
+export class HostSearch {
+  /** Read while a translated query runs (synchronously): the terms its SQL functions evaluate. */
+  private active: readonly Term[] = [];
+  /** Ids known to exist; emptied whenever a write ends, so that a rolled-back id is never reused. */
+  private readonly cache: Cache;
+
+  constructor(private readonly store: Store) {
+    this.cache = store.register(new Cache());
+    store.defineFunction('qfilter_value', (slot: number, text: string) => (passes(this.term(slot).test, text) ? 1 : 0));
+    store.defineFunction('qfilter_scalar', (slot: number, value: string | number) => (passes(this.term(slot).test, value) ? 1 : 0));
+    store.defineFunction('qfilter_host', (slot: number, ip: string, hits: number, data: string) => {
+      const { field, test } = this.term(slot);
+      return termMatches(field, test, new QueryHost(ip, hits, data)) ? 1 : 0;
+    });
+  }
+
+  private term(slot: number): Term {
+    const term = this.active[slot];
+    if (!term) throw new Error(`host_id_qfilter: no term ${slot} in the running query`);
+    return term;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Keeping the index
+
+  /** Does the index hold this code's version of every host? */
+  current(): boolean {
+    return this.store.query("SELECT value FROM host_search_state WHERE key = 'version'").pluck().get() === INDEX_VERSION;
+  }
+
+  /** Index every host again (a database migrated to this version, or an index of another version), in the current write. */
+  rebuild(): void {
+    const { store } = this;
+    for (const table of ['host_term', 'host_vocab', 'host_path']) store.command(`DELETE FROM ${table}`).run();
+    store.command("INSERT INTO host_vocab_trigram(host_vocab_trigram) VALUES ('delete-all')").run();
+    this.cache.clear();
+    const page = store.query('SELECT pk, data FROM host_id WHERE pk > ? ORDER BY pk LIMIT 2000');
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as { pk: number; data: string }[];
+      if (rows.length === 0) break;
+      for (const row of rows) this.index(row.pk, JSON.parse(row.data) as JsonValue);
+      after = rows[rows.length - 1]!.pk;
+    }
+    store.command("INSERT INTO host_search_state (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(INDEX_VERSION);
+  }
+
+  /** Index the identity of host `pk` in place of what was indexed for it (inside the write that stores it). */
+  index(pk: number, data: JsonValue): void {
+    this.unindex(pk);
+    const insert = this.store.command('INSERT OR IGNORE INTO host_term (value_id, pk) VALUES (?, ?)');
+    let last = -1;
+    for (const [path, value] of flatten(data)) {
+      const kind = kindOf(path, value);
+      const pathId = this.pathId(path, kind);
+      if (kind === 'x') continue;
+      const valueId = this.valueId(pathId, valueText(value));
+      // Consecutive repeats (the same agent in every item) are common: skip them without a statement.
+      if (valueId !== last) insert.run(valueId, pk);
+      last = valueId;
+    }
+  }
+
+  unindex(pk: number): void {
+    this.store.command('DELETE FROM host_term WHERE pk = ?').run(pk);
+  }
+
+  private pathId(path: string, kind: PathKind): number {
+    const key = `${kind}\u0000${path}`;
+    let id = this.cache.pathIds.get(key);
+    if (id === undefined) {
+      id = this.store.query('SELECT id FROM host_path WHERE path = ? AND kind = ?').pluck().get(path, kind) as number | undefined;
+      if (id === undefined) {
+        id = Number(this.store.command('INSERT INTO host_path (path, kind) VALUES (?, ?)').run(path, kind).lastInsertRowid);
+        this.cache.paths = undefined;
+      }
+      this.cache.pathIds.set(key, id);
+    }
+    return id;
+  }
+
+  private valueId(pathId: number, text: string): number {
+    const key = `${pathId}\u0000${text}`;
+    let id = this.cache.values.get(key);
+    if (id === undefined) {
+      id = this.store.query('SELECT id FROM host_vocab WHERE path_id = ? AND text = ?').pluck().get(pathId, text) as number | undefined;
+      if (id === undefined) {
+        const folded = [...text].map(fold).join('');
+        id = Number(this.store.command('INSERT INTO host_vocab (path_id, text, fold) VALUES (?, ?, ?)').run(pathId, text, folded).lastInsertRowid);
+        this.store.command('INSERT INTO host_vocab_trigram (rowid, fold) VALUES (?, ?)').run(id, folded);
+      }
+      if (this.cache.values.size >= 200_000) this.cache.values.clear();
+      this.cache.values.set(key, id);
+    }
+    return id;
+  }
+
+  private paths(): readonly PathRow[] {
+    this.cache.paths ??= this.store.query('SELECT id, path, kind FROM host_path ORDER BY id').all() as PathRow[];
+    return this.cache.paths;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Answering a query
+
+  /** The query's set of hosts; run statements that use it inside `run()`. */
+  condition(node: QueryNode): SearchCondition {
+    const params = new Params();
+    const terms: Term[] = [];
+    const set = this.nodeSet(node, params, terms);
+    return { set, params: params.values, terms, key: JSON.stringify(node) };
+  }
+
+  /** Run statements that use `condition` (its SQL functions read its terms meanwhile). */
+  run<T>(condition: SearchCondition, fn: () => T): T {
+    const before = this.active;
+    this.active = condition.terms;
+    try {
+      return fn();
+    } finally {
+      this.active = before;
+    }
+  }
+
+  /**
+   * A node as a set of pks: AND an INTERSECT (less the sets of its NOT children), OR a UNION, NOT
+   * the others. Compound operands are wrapped, as SQLite takes no parenthesised compound.
+   */
+  private nodeSet(node: QueryNode, params: Params, terms: Term[]): string {
+    switch (node.kind) {
+      case 'or':
+        return node.nodes.map((n) => operand(this.nodeSet(n, params, terms))).join(' UNION ');
+      case 'and': {
+        const positive = node.nodes.filter((n) => n.kind !== 'not').map((n) => operand(this.nodeSet(n, params, terms)));
+        const negative = node.nodes.flatMap((n) => (n.kind === 'not' ? [operand(this.nodeSet(n.node, params, terms))] : []));
+        return [...(positive.length > 0 ? [positive.join(' INTERSECT ')] : [ALL_HOSTS]), ...negative].join(' EXCEPT ');
+      }
+      case 'not':
+        return `${ALL_HOSTS} EXCEPT ${operand(this.nodeSet(node.node, params, terms))}`;
+      case 'term': {
+        const slot = terms.push({ field: node.field, test: node.test }) - 1;
+        return this.termSet(node.field, node.test, slot, params);
+      }
+    }
+  }
+
+  private termSet(field: FieldScope | undefined, test: ValueTest, slot: number, params: Params): string {
+    const covered = this.paths().filter((p) =>
+      field === undefined ? p.kind === 's' && !p.path.endsWith('_seen') : field.within === 'host_id' || covers(field, p.path),
+    );
+    const unindexed = covered.filter((p) => p.kind === 'x');
+    if (unindexed.length > 0) {
+      const column = field && unindexed.length === covered.length ? this.columnSql(field, test, params) : undefined;
+      // Timestamps inside lists are not indexed: the JS evaluator reads each identity.
+      return rowsWhere(column ?? `qfilter_host(${slot}, ip, hits, data)`);
+    }
+    const parts: string[] = [];
+    if (field === undefined || (field.within === 'entry' && covers(field, 'ip'))) parts.push(this.ipSql(test, slot, params));
+    if (field !== undefined && field.within === 'entry' && covers(field, 'hits')) parts.push(this.hitsSql(test, slot, params));
+    const sets = parts.filter((part) => part !== '0').map(rowsWhere);
+    const indexed = covered.map((p) => p.id);
+    if (indexed.length > 0) sets.push(this.valuesSet(indexed, test, slot, params));
+    return sets.length === 0 ? rowsWhere('0') : sets.join(' UNION ');
+  }
+
+  /** The top-level times and the counts compared with a bound: their columns. */
+  private columnSql(field: FieldScope, test: ValueTest, params: Params): string | undefined {
+    if (field.within !== 'entry' || test.kind !== 'compare') return undefined;
+    const op = COMPARE_SQL[test.op];
+    if (field.path === 'first_seen' || field.path === 'last_seen') {
+      if (test.bound.kind !== 'time') return '0';
+      return `(${field.path} ${op} ${params.add(test.bound.value)})`;
+    }
+    if (/^[a-z0-9_.]+_count$/.test(field.path)) {
+      if (test.bound.kind !== 'number') return '0';
+      return `(json_extract(data, '$."${field.path}"') ${op} ${params.add(test.bound.value)})`;
+    }
+    return undefined;
+  }
+
+  private ipSql(test: ValueTest, slot: number, params: Params): string {
+    if (test.kind === 'match') {
+      const { segments, exact } = test.pattern;
+      // An address is written with hex digits, dots and colons only: a pattern asking for any
+      // other character cannot match one, and no address need be read.
+      if (segments.some((segment) => segment.some((char) => char !== undefined && !/^[0-9a-f.:]$/.test(char)))) return '0';
+      // Addresses are stored normalised, in lower case.
+      const whole = segments.length === 1 ? literal(segments[0]!, false) : undefined;
+      if (whole !== undefined) {
+        return `(ip = ${params.add(exact ? whole : whole.toLowerCase())})`;
+      }
+      const head = segments.length > 1 ? literal(segments[0]!, exact) : undefined;
+      if (head) {
+        return `(ip GLOB ${params.add(`${globLiteral(head)}*`)} AND qfilter_scalar(${slot}, ip))`;
+      }
+    }
+    return `qfilter_scalar(${slot}, ip)`;
+  }
+
+  private hitsSql(test: ValueTest, slot: number, params: Params): string {
+    if (test.kind === 'compare') {
+      if (test.bound.kind !== 'number') return '0';
+      return `(hits ${COMPARE_SQL[test.op]} ${params.add(test.bound.value)})`;
+    }
+    const { segments } = test.pattern;
+    const whole = segments.length === 1 ? literal(segments[0]!, false) : undefined;
+    if (whole !== undefined) {
+      if (!/^(0|[1-9]\d{0,14})$/.test(whole)) return '0';
+      return `(hits = ${params.add(Number(whole))})`;
+    }
+    return `qfilter_scalar(${slot}, hits)`;
+  }
+
+  /** Hosts with a value of these paths that passes the test, found from the vocabulary's indexes. */
+  private valuesSet(pathIds: readonly number[], test: ValueTest, slot: number, params: Params): string {
+    let narrow = '';
+    if (test.kind === 'match') {
+      const glob = test.pattern;
+      const whole = glob.segments.length === 1 ? literal(glob.segments[0]!, glob.exact) : undefined;
+      const head = glob.segments.length > 1 ? literal(glob.segments[0]!, glob.exact) : undefined;
+      const runs = trigramRuns(glob);
+      if (whole !== undefined) narrow = `v.fold = ${params.add(whole)} AND `;
+      else if (head) narrow = `v.fold GLOB ${params.add(`${globLiteral(head)}*`)} AND `;
+      else if (runs.length > 0) {
+        narrow = `v.id IN (SELECT rowid FROM host_vocab_trigram WHERE host_vocab_trigram MATCH ${params.add(runs.map(ftsPhrase).join(' AND '))}) AND `;
+      }
+    }
+    return (
+      `SELECT t.pk AS pk FROM host_vocab v JOIN host_term t ON t.value_id = v.id ` +
+      `WHERE ${narrow}v.path_id IN (${sqlNumberList(pathIds)}) AND qfilter_value(${slot}, v.text)`
+    );
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * host_id_qfilter in SQL (issue 10): the hosts the SQL translation finds are exactly those the
+ * query language's own evaluator (shared/api/qfilter.ts) accepts, on random identities and random
+ * queries, after updates and removals too; the usual shapes are answered through indexes.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { checkHostEntry } from '../../shared/api/hostIdentity';
+import { matchesHost, parseQFilter, QueryError, QueryHost, type QueryNode } from '../../shared/api/qfilter';
+import type { JsonObject } from '../../shared/resources';
+import { openDatabase } from '../../electron/server/store/database';
+import { Services } from '../../electron/server/store/services';
+import type { HostRow } from '../../electron/server/store/hosts';
+import { prng } from '../helpers/prng';
+
+const INSTANCE = { name: 'outpost', version: 'test', address: '127.0.0.1' };
+let open: Services[] = [];
+
+function services(file = ':memory:'): Services {
+  const made = new Services(openDatabase(file), INSTANCE);
+  open.push(made);
+  return made;
+}
+
+afterEach(() => {
+  for (const s of open) s.store.close();
+  open = [];
+});
+
+const WORDS = ['mail', 'Corp', 'corp', 'DESKTOP', 'srv', 'dc01', 'printer', 'proxy', 'İstanbul', 'straße', 'ΣΟΦΙΑ', 'a*b', 'x?y', '[lab]', 'q"t', 'back\\slash', 'ab', 'z'];
+const AGENTS = ['Mozilla/5.0 (Windows NT 10.0)', 'curl/8.1', 'Microsoft-CryptoAPI/10.0', 'python-requests/2.31'];
+const PROTOS = ['http', 'tls', 'ssh', 'dns', 'unknown', 'smb'];
+
+function randomHost(random: () => number, i: number): JsonObject {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const maybe = (p: number) => random() < p;
+  const time = (day: number) => `2024-0${1 + (day % 9)}-1${day % 10}T0${day % 10}:00:00.000000+00:00`;
+  const name = () => `${pick(WORDS)}${maybe(0.5) ? `-${Math.floor(random() * 40)}` : ''}${maybe(0.4) ? `.${pick(WORDS)}.example` : ''}`;
+  const seen = () => ({ first_seen: time(i % 7), last_seen: time((i % 7) + 1) });
+  const list = <T>(n: number, make: () => T): T[] => Array.from({ length: Math.floor(random() * n) }, make);
+  const ip = maybe(0.8) ? `10.${i % 3}.${Math.floor(i / 250)}.${i % 250}` : `2001:db8::${i.toString(16)}`;
+  return {
+    ip,
+    hits: Math.floor(random() * 5),
+    host_id: {
+      first_seen: time(i % 5),
+      last_seen: time((i % 5) + 2),
+      hostname: list(3, () => ({ host: name(), ...seen() })),
+      username: list(2, () => ({ user: pick(WORDS).toLowerCase(), ...seen() })),
+      roles: list(2, () => ({ name: pick(['dhcp', 'domain controller', 'printer', 'http proxy']), ...seen() })),
+      client_service: list(2, () => ({ name: pick(PROTOS), ...seen() })),
+      'http.user_agent': list(2, () => ({ agent: pick(AGENTS), ...seen() })),
+      'tls.ja3': list(2, () => ({ hash: `e7d705a3286e19ea42f587b344ee6865${Math.floor(random() * 3)}`, agent: list(3, () => pick(AGENTS)), ...seen() })),
+      services: list(3, () => ({
+        proto: pick(['tcp', 'udp']),
+        port: pick([22, 53, 80, 443, 8080, 3128]),
+        values: list(2, () => ({ app_proto: pick(PROTOS), first_seen: '2024-01-01T00:00:00.000000+0000', last_seen: '2024-01-02T00:00:00.000000+0000', ...(maybe(0.5) ? { http: { server: pick(['nginx', 'Apache/2.4', 'IIS']) } } : {}) })),
+      })),
+    },
+  };
+}
+
+const FIELDS = [
+  undefined,
+  'ip',
+  'hits',
+  'host_id',
+  'host_id.hostname',
+  'host_id.hostname.host',
+  'hostname.host',
+  'hostname.host.raw',
+  'host_id.username.user.keyword',
+  'host_id.roles.name',
+  'services.port',
+  'services.values.app_proto',
+  'host_id.services.values.http.server',
+  'host_id.http.user_agent',
+  'tls.ja3.agent',
+  'host_id.services_count',
+  'hostname_count',
+  'host_id.first_seen',
+  'last_seen',
+  'hostname.first_seen',
+  'in_home_net',
+  'net_info.agg',
+  'nothing.here',
+];
+
+function escapeWord(word: string): string {
+  return word.replace(/[\s()"\\:<>=!*?&|]/g, (c) => `\\${c}`);
+}
+
+function randomValue(random: () => number, hosts: readonly JsonObject[]): string {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const roll = random();
+  if (roll < 0.08) return pick(['443', '22', '2', '0', '1', 'true', 'false', 'internet', '10.0.0.0/8']);
+  if (roll < 0.14) return pick(['"10.0.0.5"', '10.1.*', '2001\\:db8\\:\\:*', `"${String(pick(hosts).ip)}"`]);
+  const source = JSON.stringify(pick(hosts)).match(/"([^"\\]{1,40})"/g) ?? ['"x"'];
+  let text: string = pick(source).slice(1, -1);
+  if (random() < 0.3) text = random() < 0.5 ? text.toUpperCase() : text.toLowerCase();
+  if (random() < 0.4) return `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+  const chars = [...escapeWord(text)];
+  const shape = random();
+  if (shape < 0.2) return `*${[...text].slice(1, 5).map((c) => escapeWord(c)).join('')}*`;
+  if (shape < 0.35) return `${[...text].slice(0, 3).map((c) => escapeWord(c)).join('')}*`;
+  if (shape < 0.45) return `*${[...text].slice(-2).map((c) => escapeWord(c)).join('')}`;
+  if (shape < 0.55 && text.length > 2 && /^[a-z0-9.-]+$/i.test(text)) return `${text.slice(0, 1)}?${text.slice(2)}`;
+  if (shape < 0.6) return '*';
+  return chars.join('');
+}
+
+function randomQuery(random: () => number, hosts: readonly JsonObject[], depth = 0): string {
+  const roll = random();
+  if (depth < 2 && roll < 0.15) return `(${randomQuery(random, hosts, depth + 1)} OR ${randomQuery(random, hosts, depth + 1)})`;
+  if (depth < 2 && roll < 0.3) return `${randomQuery(random, hosts, depth + 1)} AND ${randomQuery(random, hosts, depth + 1)}`;
+  if (depth < 2 && roll < 0.38) return `NOT ${randomQuery(random, hosts, depth + 1)}`;
+  const field = FIELDS[Math.floor(random() * FIELDS.length)];
+  if (field !== undefined && random() < 0.2) {
+    const op = ['>', '>=', '<', ':<=', ':>'][Math.floor(random() * 5)]!;
+    const bound = random() < 0.6 ? String(Math.floor(random() * 500)) : '2024-03-13T00:00:00Z';
+    return `${field}${op}${bound}`;
+  }
+  const value = randomValue(random, hosts);
+  return field === undefined ? value : `${field}:${value}`;
+}
+
+function listIps(s: Services, qfilter: QueryNode): string[] {
+  const page = s.hosts.list({ page: 1, pageSize: 100_000, ordering: [{ field: 'ip', descending: false }], search: [], qfilter });
+  return (page?.rows ?? []).map((row: HostRow) => row.ip);
+}
+
+function expectedIps(s: Services, qfilter: QueryNode): string[] {
+  const rows = s.store.query('SELECT ip, hits, data FROM host_id ORDER BY ip, pk').all() as HostRow[];
+  return rows.filter((row) => matchesHost(qfilter, new QueryHost(row.ip, row.hits, row.data))).map((row) => row.ip);
+}
+
+function saveAll(s: Services, entries: readonly JsonObject[]): void {
+  s.store.write(() => {
+    for (const raw of entries) {
+      const checked = checkHostEntry(raw);
+      if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+      s.hosts.save(checked.entry);
+    }
+  });
+}
+
+function compareOn(s: Services, random: () => number, hosts: readonly JsonObject[], queries: number): number {
+  let nonEmpty = 0;
+  for (let q = 0; q < queries; q++) {
+    const text = randomQuery(random, hosts);
+    let node: QueryNode | undefined;
+    try {
+      node = parseQFilter(text);
+    } catch (error) {
+      if (error instanceof QueryError) continue;
+      throw error;
+    }
+    if (!node) continue;
+    const expected = expectedIps(s, node);
+    if (expected.length > 0) nonEmpty++;
+    expect({ query: text, ips: listIps(s, node) }).toEqual({ query: text, ips: expected });
+  }
+  return nonEmpty;
+}
+
+describe('host_id_qfilter in SQL', () => {
+  test('finds exactly the hosts the query language accepts, on random identities and queries', () => {
+    const s = services();
+    const random = prng(20261125);
+    const hosts = Array.from({ length: 240 }, (_, i) => randomHost(random, i));
+    saveAll(s, hosts);
+    const nonEmpty = compareOn(s, random, hosts, 1000);
+    // The queries are not all trivially empty: many find something.
+    expect(nonEmpty).toBeGreaterThan(150);
+  });
+
+  test('stays exact after hosts change and are removed (the index follows every write)', () => {
+    const s = services();
+    const random = prng(7);
+    let hosts = Array.from({ length: 150 }, (_, i) => randomHost(random, i));
+    saveAll(s, hosts);
+    const changed = hosts.slice(0, 60).map((host, i) => ({ ...randomHost(random, i + 1000), ip: host.ip! }));
+    saveAll(s, changed);
+    s.store.write(() => {
+      for (const host of hosts.slice(100, 130)) s.hosts.remove(String(host.ip));
+    });
+    hosts = [...changed, ...hosts.slice(60, 100), ...hosts.slice(130)];
+    compareOn(s, random, hosts, 600);
+    const dangling = s.store.query('SELECT count(*) FROM host_term WHERE pk NOT IN (SELECT pk FROM host_id)').pluck().get();
+    expect(dangling).toBe(0);
+  });
+
+  test('a database whose index is missing or of another version is indexed again when it opens', () => {
+    const dir = `${process.env.TMPDIR ?? '/tmp'}/outpost-hostsearch-${process.pid}-${Date.now()}`;
+    const file = `${dir}/workspace.sqlite3`;
+    const first = services(file);
+    const random = prng(99);
+    const hosts = Array.from({ length: 40 }, (_, i) => randomHost(random, i));
+    saveAll(first, hosts);
+    first.store.write(() => {
+      first.store.command('DELETE FROM host_term').run();
+      first.store.command("DELETE FROM host_search_state WHERE key = 'version'").run();
+    });
+    const probe = parseQFilter('hostname.host:*')!;
+    expect(listIps(first, probe)).toEqual([]);
+    first.store.close();
+    const again = services(file);
+    expect(listIps(again, probe)).toEqual(expectedIps(again, probe));
+    expect(listIps(again, probe).length).toBeGreaterThan(0);
+  });
+
+  test('a field:value term and a wildcard inside a value are answered through indexes, without reading every host', () => {
+    const s = services();
+    const random = prng(3);
+    saveAll(s, Array.from({ length: 50 }, (_, i) => randomHost(random, i)));
+    const plans: Record<string, string> = {};
+    for (const query of ['host_id.hostname.host:"mail-3.corp.example"', 'host_id.hostname.host:*corp*', 'hostname.host:mail*', 'ip:"10.0.0.5"', 'services.port:443 AND NOT net_info.agg:internet']) {
+      const hostSearch = (s.hosts as unknown as { search: { condition(n: QueryNode): { set: string; params: Record<string, unknown> } } }).search;
+      const condition = hostSearch.condition(parseQFilter(query)!);
+      const plan = s.store.db.prepare(`EXPLAIN QUERY PLAN SELECT count(DISTINCT pk) FROM (${condition.set})`).all(condition.params) as { detail: string }[];
+      plans[query] = plan.map((p) => p.detail).join('; ');
+    }
+    for (const [query, plan] of Object.entries(plans)) {
+      expect(plan, query).not.toMatch(/SCAN host_id\b(?! USING COVERING)/);
+      expect(plan, query).not.toMatch(/SCAN v\b/);
+    }
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Plain EVE files read in segments (issue 10, throughput): a file cut into segments anywhere
+ * gives, taken in order, the lines, counts and evidence of the whole read at once; a large file
+ * imported through the worker threads gives the hosts the line-by-line reader gives.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterEach, describe, expect, test } from 'vitest';
+import { EvidenceBatch } from '../../shared/eve/accumulate';
+import { readSegment, type SegmentResult } from '../../electron/workspaces/eveSegment';
+import { fileSources, importEve } from '../../electron/workspaces/eveImport';
+import { SegmentReaders } from '../../electron/workspaces/eveWorkers';
+import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
+import { prng } from '../helpers/prng';
+
+const SAMPLES = path.resolve(__dirname, '../../../shared/samples/eve');
+const TROLLOPE = path.join(SAMPLES, 'Tr0llope-suricata_report_generator-eve.json');
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-segment-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Lines and evidence of segments taken in order, as the import takes them. */
+function combined(results: readonly SegmentResult[]): { lines: number; to: number; events: number; used: number; skipped: Record<string, number[]>; evidence: unknown } {
+  const batch = new EvidenceBatch();
+  const skipped: Record<string, number[]> = {};
+  let lines = 0;
+  let to = 0;
+  let events = 0;
+  let used = 0;
+  for (const result of results) {
+    for (const [reason, entry] of Object.entries(result.skipped)) {
+      expect(entry.count).toBeGreaterThanOrEqual(entry.first.length);
+      // The first five of each reason over the file, and how many there were.
+      const mine = (skipped[reason] ??= [0]);
+      mine[0]! += entry.count;
+      for (const n of entry.first) if (mine.length < 6) mine.push(lines + n);
+    }
+    batch.mergeGathered(result.values, result.hosts, result.eventsUsed);
+    lines += result.lines;
+    events += result.events;
+    used += result.eventsUsed;
+    if (result.lines > 0) to = result.to;
+  }
+  const evidence = {
+    values: [...batch.values.entries()].sort(([a], [b]) => a.localeCompare(b)),
+    hosts: [...batch.hosts.entries()].sort(([a], [b]) => a.localeCompare(b)),
+  };
+  return { lines, to, events, used, skipped, evidence };
+}
+
+function cutAt(file: string, size: number, cuts: readonly number[]): SegmentResult[] {
+  const points = [0, ...[...new Set(cuts)].filter((c) => c > 0 && c < size).sort((a, b) => a - b), size];
+  const results: SegmentResult[] = [];
+  for (let k = 0; k + 1 < points.length; k++) results.push(readSegment({ file, start: points[k]!, end: points[k + 1]!, size, atLineStart: k === 0 }));
+  return results;
+}
+
+describe('segments of a plain EVE file', () => {
+  test('cut anywhere, the segments taken in order read what the whole file reads (lines, skips, evidence)', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'eve.json');
+    // A real log with bad lines, blank lines, CRLF endings and a last line still being written.
+    const sample = fs.readFileSync(TROLLOPE, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, 400);
+    const lines = sample.flatMap((line, i) => (i % 37 === 5 ? ['not json {', line] : i % 53 === 7 ? ['', `${line}\r`] : i % 61 === 9 ? ['{"event_type":"flow"}', line] : [line]));
+    fs.writeFileSync(file, `${lines.join('\n')}\n{"timestamp":"2024-01-01T00:00:00.000000+0000","event_ty`);
+    const size = fs.statSync(file).size;
+    const whole = combined([readSegment({ file, start: 0, end: size, size, atLineStart: true })]);
+    expect(whole.lines).toBe(lines.length);
+    expect(whole.to).toBe(size - '{"timestamp":"2024-01-01T00:00:00.000000+0000","event_ty'.length);
+    expect(Object.keys(whole.skipped).sort()).toEqual(['not JSON', 'not an EVE event']);
+    const random = prng(42);
+    for (let round = 0; round < 40; round++) {
+      const cuts = Array.from({ length: 1 + Math.floor(random() * 12) }, () => Math.floor(random() * size));
+      // Cuts at line boundaries and just around them too.
+      if (round % 4 === 0) cuts.push(...cuts.map((c) => fs.readFileSync(file).indexOf(0x0a, c) + (round % 8 === 0 ? 1 : 0)));
+      expect(combined(cutAt(file, size, cuts)), `cuts ${cuts.join(',')}`).toEqual(whole);
+    }
+  });
+
+  test('a line longer than the limit is read past in whichever segment it starts, without being held', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'eve.json');
+    const good = fs.readFileSync(TROLLOPE, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, 20);
+    const big = `{"pad":"${'x'.repeat(17 * 1024 * 1024)}"}`;
+    fs.writeFileSync(file, `${good.slice(0, 10).join('\n')}\n${big}\n${good.slice(10).join('\n')}\n`);
+    const size = fs.statSync(file).size;
+    const whole = combined([readSegment({ file, start: 0, end: size, size, atLineStart: true })]);
+    expect(whole.lines).toBe(21);
+    expect(whole.skipped['line too long']).toEqual([1, 11]);
+    for (const cuts of [[5_000], [5_000, 9_000_000], [size - 100], [1_000_000, 2_000_000, 3_000_000]]) {
+      expect(combined(cutAt(file, size, cuts))).toEqual(whole);
+    }
+  });
+});
+
+describe('a large plain file imported by worker threads', () => {
+  test('gives the hosts, counts and summary of the line-by-line reader (the same content gzipped)', async () => {
+    const dir = tempDir();
+    const plain = path.join(dir, 'eve.json');
+    // About 20 MB: three segments, read side by side.
+    const text = fs.readFileSync(TROLLOPE, 'utf8');
+    const rounds = Math.ceil(20e6 / text.length);
+    const chunks: string[] = [];
+    for (let r = 0; r < rounds; r++) chunks.push(text.replace(/"(src_ip|dest_ip)":"172\.(\d+)\./g, (_m, key: string, second: string) => `"${key}":"172.${(Number(second) + r) % 32}.`));
+    fs.writeFileSync(plain, chunks.join(''));
+    fs.writeFileSync(`${dir}/eve.json.gz`, zlib.gzipSync(fs.readFileSync(plain)));
+    const readers = SegmentReaders.start();
+    expect(readers, 'worker threads run here').toBeDefined();
+    await readers!.close();
+
+    const run = async (paths: string[]) => {
+      const opened: OpenedWorkspace = openWorkspace({ file: path.join(tempDir(), 'ws.sqlite3'), instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
+      cleanups.push(() => opened.close());
+      const { sources } = fileSources(paths);
+      const summary = await importEve(opened.services, { sources });
+      const hosts = opened.services.store.db.prepare('SELECT ip, hits, data FROM host_id ORDER BY ip').all();
+      return { summary: { ...summary, files: summary.files.map((f) => ({ ...f, path: path.basename(f.path) })) }, hosts };
+    };
+    const segmented = await run([plain]);
+    const streamed = await run([`${dir}/eve.json.gz`]);
+    expect(segmented.hosts.length).toBeGreaterThan(100);
+    expect(segmented.summary.linesRead).toBe(chunks.join('').split('\n').length - 1);
+    expect({ ...segmented.summary, files: [] }).toEqual({ ...streamed.summary, files: [] });
+    expect(segmented.hosts).toEqual(streamed.hosts);
+  });
+});
