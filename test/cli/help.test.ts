@@ -102,8 +102,8 @@ describe('a command\'s help', () => {
 });
 
 describe('--version', () => {
-  test('outpost --version prints the package version and exits 0', () => {
-    const result = outpost('--version');
+  test.each([['--version'], ['-v']])('outpost %s prints the package version and exits 0', (flag) => {
+    const result = outpost(flag);
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(`outpost ${pkg.version}\n`);
   });
