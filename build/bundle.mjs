@@ -1,16 +1,37 @@
 // Bundles the plain-Node entry points with esbuild: the `outpost` CLI (dist/node/outpost.cjs) and,
 // beside it, the body worker's program it starts for large imports (dist/node/bodyWorker.cjs,
 // electron/server/http/workerSource.ts). better-sqlite3 stays external (native addon); everything
-// else is bundled.
+// else is bundled. `--renderer` also builds the web UI when it is missing or stale (`npm run serve`).
 import { build } from 'esbuild';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { ensureRenderer } from './renderer.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const quiet = process.argv.includes('--quiet');
 const started = Date.now();
 
-await build({
+/**
+ * Only the files whose bytes changed are written, each to a temporary name then renamed: a CLI
+ * started meanwhile (a test, a second terminal) never reads a half-written bundle.
+ */
+function writeChanged(outputFiles) {
+  for (const file of outputFiles) {
+    try {
+      if (fs.readFileSync(file.path).equals(file.contents)) continue;
+    } catch {
+      // not there yet
+    }
+    fs.mkdirSync(path.dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, file.contents);
+    fs.renameSync(temporary, file.path);
+  }
+}
+
+const node = await build({
+  write: false,
   entryPoints: { outpost: path.join(root, 'electron/cli/entry.ts'), bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts') },
   outdir: path.join(root, 'dist/node'),
   outExtension: { '.js': '.cjs' },
@@ -22,6 +43,7 @@ await build({
   external: ['better-sqlite3', 'electron'],
   logLevel: quiet ? 'warning' : 'info',
 });
+writeChanged(node.outputFiles);
 if (process.argv.includes('--bench')) {
   await build({
     entryPoints: {
@@ -48,3 +70,4 @@ if (process.argv.includes('--bench')) {
   });
 }
 if (!quiet) console.log(`bundled in ${Date.now() - started} ms`);
+if (process.argv.includes('--renderer')) await ensureRenderer(root);

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleElectron } from './electronBundle.mjs';
 import { BuildError, ensureNativeBinding, requireNode } from './native.mjs';
+import { buildRenderer } from './renderer.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
@@ -21,23 +22,11 @@ function electronVersion() {
   return require('electron/package.json').version;
 }
 
-/** dist/renderer, built aside and swapped in: a server already serving it never sees half a build. */
-async function buildRenderer() {
-  const { build } = await import('vite');
-  const target = path.join(root, 'dist', 'renderer');
-  const fresh = `${target}.${process.pid}`;
-  await build({ configFile: path.join(root, 'renderer', 'vite.config.ts'), logLevel: 'warn', build: { outDir: fresh, emptyOutDir: true } });
-  const old = `${target}.old.${process.pid}`;
-  if (fs.existsSync(target)) fs.renameSync(target, old);
-  fs.renameSync(fresh, target);
-  fs.rmSync(old, { recursive: true, force: true });
-}
-
 /** Everything the app needs on disk: its bundles, the renderer and the native module. */
 async function prepare({ forceNative = false } = {}) {
   await bundleElectron({ root, quiet: true });
   log('bundled dist/electron');
-  await buildRenderer();
+  await buildRenderer(root, path.join(root, 'dist', 'renderer'));
   log('built dist/renderer');
   return ensureNativeBinding({ root, electronVersion: electronVersion(), force: forceNative, log });
 }

@@ -7,7 +7,24 @@ import path from 'node:path';
 import { BundleError, bundleJson } from '../workspaces/bundle';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
-import { COMMON_OPTIONS, instanceFor, parseCommand, readJsonFile } from './context';
+import { instanceFor, parseCommand, readJsonFile } from './context';
+import { COMMON_OPTIONS, defineCommand } from './usage';
+
+export const EXPORT = defineCommand({
+  name: 'export',
+  args: 'FILE',
+  positionals: 1,
+  summary: 'Write a workspace to one JSON bundle (as Settings → Export does).',
+  options: { ...COMMON_OPTIONS, force: { type: 'boolean', help: 'replace FILE if it exists' } },
+});
+
+export const IMPORT_BUNDLE = defineCommand({
+  name: 'import',
+  args: 'FILE',
+  positionals: 1,
+  summary: 'Create a new workspace from a bundle, whole or not at all.',
+  options: { data: COMMON_OPTIONS.data, workspace: { ...COMMON_OPTIONS.workspace, help: "the new workspace's name (default: the one in the bundle)" } },
+});
 
 type Out = (line: string) => void;
 
@@ -24,7 +41,7 @@ async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) =
 }
 
 export async function exportCommand(args: readonly string[], out: Out): Promise<number> {
-  const { values, positionals } = parseCommand(args, { ...COMMON_OPTIONS, force: { type: 'boolean' } }, 1);
+  const { values, positionals } = parseCommand(args, EXPORT);
   const file = positionals[0]!;
   if (fs.existsSync(file) && !values.force) throw new Error(`${file} exists already; give --force to replace it`);
   return withHost(values.data, (host) => {
@@ -39,7 +56,7 @@ export async function exportCommand(args: readonly string[], out: Out): Promise<
 }
 
 export async function importBundleCommand(args: readonly string[], out: Out): Promise<number> {
-  const { values, positionals } = parseCommand(args, COMMON_OPTIONS, 1);
+  const { values, positionals } = parseCommand(args, IMPORT_BUNDLE);
   const file = positionals[0]!;
   const value = readJsonFile(file);
   const named = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.name === 'string' ? value.name : undefined;

@@ -1,37 +1,45 @@
 import fs from 'node:fs';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { parseJsonBytes } from '../../shared/api/pythonJson';
 import type { JsonValue } from '../../shared/resources';
 import pkg from '../../package.json';
 import { DEFAULT_WORKSPACE, defaultDataDir, prepareDataDir, readSettings, workspaceFile, writeSettings, checkWorkspaceName } from '../workspaces/dataFolder';
 import type { Instance } from '../server/store/services';
-import { UsageError } from './usage';
+import { UsageError, type CommandSpec, type OptionSpecs } from './usage';
 
 export const VERSION: string = pkg.version;
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-export const COMMON_OPTIONS = {
-  data: { type: 'string' },
-  workspace: { type: 'string' },
-} as const satisfies Options;
-
-/** node:util parseArgs with errors turned into UsageError (message, then exit 1); `positionals` -1: any number. */
-export function parseCommand<T extends Options>(args: readonly string[], options: T, positionals: number) {
-  try {
-    const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-    if (positionals >= 0 && parsed.positionals.length !== positionals) {
-      throw new UsageError(
-        positionals === 0
-          ? `unexpected argument "${parsed.positionals[0]}"`
-          : `expected ${positionals} argument${positionals > 1 ? 's' : ''}, got ${parsed.positionals.length}`,
-      );
-    }
-    return parsed;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message);
+/** The first sentence of node:util parseArgs' message, in our words where it is unclear. */
+function argumentProblem(error: NodeJS.ErrnoException): string {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option "${option}"`;
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    return error.message.includes('argument missing') ? `${option} needs a value` : `${option} takes no value`;
   }
+  return error.message.split('. ')[0]!;
+}
+
+/**
+ * A command's arguments parsed as its declaration says (node:util parseArgs, strict); every
+ * mistake a UsageError naming the command, whose help then explains it.
+ */
+export function parseCommand<const O extends OptionSpecs>(args: readonly string[], spec: CommandSpec<O>) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: spec.options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(argumentProblem(error as NodeJS.ErrnoException), spec.name);
+  }
+  const count = parsed.positionals.length;
+  if (spec.positionals >= 0 && count !== spec.positionals) {
+    throw new UsageError(
+      spec.positionals === 0
+        ? `unexpected argument "${parsed.positionals[0]}"`
+        : `expected ${spec.args ?? `${spec.positionals} arguments`}, got ${count === 0 ? 'none' : `${count} argument${count > 1 ? 's' : ''}`}`,
+      spec.name,
+    );
+  }
+  return parsed;
 }
 
 export interface WorkspaceLocation {

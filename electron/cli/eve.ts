@@ -7,8 +7,24 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EveImportError, fileSources, importEve, type EveProgress, type EveSummary } from '../workspaces/eveImport';
 import { openWorkspace } from '../workspaces/openWorkspace';
-import { COMMON_OPTIONS, instanceFor, locateWorkspace, parseCommand } from './context';
-import { UsageError } from './usage';
+import { instanceFor, locateWorkspace, parseCommand } from './context';
+import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
+
+export const IMPORT_EVE = defineCommand({
+  name: 'import-eve',
+  args: 'PATH...',
+  positionals: -1,
+  summary: 'Host identities from Suricata EVE logs (files, .gz, folders of them).',
+  options: {
+    ...COMMON_OPTIONS,
+    'home-net': { type: 'string', value: 'CIDR[,CIDR...]', help: "the site's home networks (kept for the next imports)" },
+    follow: { type: 'boolean', help: 'keep reading a growing log every 5 s until Ctrl-C' },
+  },
+  notes: [
+    'A folder of rotated logs is read oldest first; running it again reads only what the logs gained since.',
+    'Bad lines are counted and skipped; nothing of a failed import stays.',
+  ],
+});
 
 const FOLLOW_EVERY_MS = 5000;
 
@@ -38,8 +54,8 @@ export function summaryLines(summary: EveSummary): string[] {
 }
 
 export async function importEveCommand(args: readonly string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseCommand(args, { ...COMMON_OPTIONS, 'home-net': { type: 'string' }, follow: { type: 'boolean' } }, -1);
-  if (positionals.length === 0) throw new UsageError('give at least one EVE file or folder: outpost import-eve PATH... [--home-net CIDR[,CIDR...]] [--follow]');
+  const { values, positionals } = parseCommand(args, IMPORT_EVE);
+  if (positionals.length === 0) throw new UsageError('give at least one EVE file or folder', IMPORT_EVE.name);
   const location = locateWorkspace(values);
   const workspace = openWorkspace({ file: location.file, instance: instanceFor('127.0.0.1') });
   const terminal = process.stderr.isTTY === true;

@@ -4,11 +4,32 @@ import { hostImport } from '../server/handlers/hosts';
 import { importEntries } from '../server/handlers/imports';
 import { threatImport } from '../server/handlers/threats';
 import { openWorkspace } from '../workspaces/openWorkspace';
-import { COMMON_OPTIONS, instanceFor, locateWorkspace, parseCommand, readJsonFile } from './context';
+import { instanceFor, locateWorkspace, parseCommand, readJsonFile } from './context';
+import { COMMON_OPTIONS, defineCommand } from './usage';
 
+const IMPORT_OPTIONS = { ...COMMON_OPTIONS, comment: { type: 'string', value: 'TEXT', help: "the history entry's comment" } } as const;
+const WHOLE = 'The file is imported whole or not at all (one history entry); an invalid entry is reported with its index.';
+
+export const IMPORT_HOSTS = defineCommand({
+  name: 'import-hosts',
+  args: 'FILE',
+  positionals: 1,
+  summary: 'Import a JSON array of host identities ({"ip", "hits"?, "host_id"}).',
+  options: IMPORT_OPTIONS,
+  notes: [WHOLE],
+});
+
+export const IMPORT_THREATS = defineCommand({
+  name: 'import-threats',
+  args: 'FILE',
+  positionals: 1,
+  summary: "Import a JSON array of threats (the API's threat objects).",
+  options: IMPORT_OPTIONS,
+  notes: [WHOLE],
+});
 
 export function importCommand(which: 'hosts' | 'threats', args: readonly string[], out: (line: string) => void): number {
-  const { values, positionals } = parseCommand(args, { ...COMMON_OPTIONS, comment: { type: 'string' } }, 1);
+  const { values, positionals } = parseCommand(args, which === 'hosts' ? IMPORT_HOSTS : IMPORT_THREATS);
   const file = positionals[0]!;
   const value = readJsonFile(file);
   const location = locateWorkspace(values);

@@ -1,77 +1,122 @@
-/** The `outpost` command line. Every error is one clear line on stderr and a non-zero exit. */
+/**
+ * The `outpost` command line: the command table, `--help` / `help COMMAND` from each command's
+ * declaration (usage.ts), `--version`. Every error is one clear line on stderr and a non-zero exit.
+ */
 import { DatabaseTooNewError } from '../server/store/database';
 import { DataFolderError } from '../workspaces/dataFolder';
-import { exportCommand, importBundleCommand } from './bundles';
-import { importEveCommand } from './eve';
-import { importCommand } from './imports';
-import { remoteCommand, workspaceCommand } from './remotes';
-import { conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
-import { serve } from './serve';
-import { USAGE, UsageError } from './usage';
+import { EXPORT, IMPORT_BUNDLE, exportCommand, importBundleCommand } from './bundles';
+import { VERSION } from './context';
+import { IMPORT_EVE, importEveCommand } from './eve';
+import { IMPORT_HOSTS, IMPORT_THREATS, importCommand } from './imports';
+import { REMOTE, WORKSPACE, remoteCommand, workspaceCommand } from './remotes';
+import { CONFLICTS, OUTBOX, RESOLVE, SYNC, conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
+import { SERVE, serve } from './serve';
+import { UsageError, commandHelp, groupHelp, overview, type CommandGroup, type CommandSpec } from './usage';
 
-const out = (line: string) => process.stdout.write(line + '\n');
+type Out = (line: string) => void;
 
-async function run(argv: readonly string[]): Promise<number> {
-  const [command, ...args] = argv;
-  switch (command) {
-    case 'serve': {
-      const stop = await serve(args, out);
-      await new Promise<void>((resolve) => {
-        const onSignal = () => {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-          resolve();
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
-      });
-      await stop();
-      out('stopped');
+interface Command {
+  readonly help: CommandSpec | CommandGroup;
+  run(args: readonly string[], out: Out): Promise<number> | number;
+}
+
+async function serveUntilSignal(args: readonly string[], out: Out): Promise<number> {
+  const stop = await serve(args, out);
+  await new Promise<void>((resolve) => {
+    const onSignal = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  await stop();
+  out('stopped');
+  return 0;
+}
+
+/** Every command, in the order `outpost help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  { help: SERVE, run: serveUntilSignal },
+  { help: IMPORT_HOSTS, run: (args, out) => importCommand('hosts', args, out) },
+  { help: IMPORT_THREATS, run: (args, out) => importCommand('threats', args, out) },
+  { help: IMPORT_EVE, run: importEveCommand },
+  { help: EXPORT, run: exportCommand },
+  { help: IMPORT_BUNDLE, run: importBundleCommand },
+  { help: REMOTE, run: remoteCommand },
+  { help: WORKSPACE, run: workspaceCommand },
+  { help: SYNC, run: syncCommand },
+  { help: CONFLICTS, run: conflictsCommand },
+  { help: RESOLVE, run: resolveCommand },
+  { help: OUTBOX, run: outboxCommand },
+];
+
+export const OVERVIEW = overview(COMMANDS.map((command) => command.help));
+
+function find(name: string | undefined): Command | undefined {
+  return COMMANDS.find((command) => command.help.name === name);
+}
+
+/** The help of `outpost NAME [SUBCOMMAND]`: a subcommand's own when one is named, else the command's. */
+function helpOf(command: Command, sub: string | undefined): string {
+  const help = command.help;
+  if (!('commands' in help)) return commandHelp(help);
+  const spec = help.commands.find((c) => c.name === `${help.name} ${sub}`);
+  return spec ? commandHelp(spec) : groupHelp(help);
+}
+
+/** `--help` or `-h` among a command's arguments (before a `--`, after which arguments are positional). */
+function asksHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+async function run(argv: readonly string[], out: Out): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    process.stderr.write(OVERVIEW);
+    return 1;
+  }
+  if (name === 'help' || name === '--help' || name === '-h') {
+    if (args[0] === undefined) {
+      out(OVERVIEW);
       return 0;
     }
-    case 'import-hosts':
-      return importCommand('hosts', args, out);
-    case 'import-threats':
-      return importCommand('threats', args, out);
-    case 'import-eve':
-      return importEveCommand(args, out);
-    case 'export':
-      return exportCommand(args, out);
-    case 'import':
-      return importBundleCommand(args, out);
-    case 'remote':
-      return remoteCommand(args, out);
-    case 'workspace':
-      return workspaceCommand(args, out);
-    case 'sync':
-      return syncCommand(args, out);
-    case 'conflicts':
-      return conflictsCommand(args, out);
-    case 'resolve':
-      return resolveCommand(args, out);
-    case 'outbox':
-      return outboxCommand(args, out);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      out(USAGE);
-      return command === undefined ? 1 : 0;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+    const command = find(args[0]);
+    if (!command) throw new UsageError(`unknown command "${args[0]}"`);
+    out(helpOf(command, args[1]));
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    out(`outpost ${VERSION}`);
+    return 0;
+  }
+  const command = find(name);
+  if (!command) throw new UsageError(name.startsWith('-') ? `unknown option "${name}"` : `unknown command "${name}"`);
+  if (asksHelp(args)) {
+    out(helpOf(command, args[0]));
+    return 0;
+  }
+  try {
+    return await command.run(args, out);
+  } catch (error) {
+    if (error instanceof UsageError) error.command ??= name;
+    throw error;
   }
 }
 
 export function main(argv: readonly string[]): void {
-  run(argv).then(
+  run(argv, (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n')).then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
       const known = error instanceof UsageError || error instanceof DataFolderError || error instanceof DatabaseTooNewError;
-      process.stderr.write(`outpost: ${error instanceof Error ? error.message : String(error)}\n`);
-      if (error instanceof UsageError) process.stderr.write('Run "outpost help" for the commands and options.\n');
-      else if (!known && error instanceof Error && process.env.OUTPOST_DEBUG) process.stderr.write(`${error.stack}\n`);
+      const message = error instanceof Error ? error.message : String(error);
+      const hint = error instanceof UsageError ? `; see "outpost ${error.command === undefined ? 'help' : `${error.command} --help`}"` : '';
+      process.stderr.write(`outpost: ${message}${hint}\n`);
+      if (!known && error instanceof Error && process.env.OUTPOST_DEBUG) process.stderr.write(`${error.stack}\n`);
       process.exitCode = 1;
     },
   );

@@ -6,8 +6,64 @@ import fs from 'node:fs';
 import { fileSecrets, RemoteConfigError, Remotes } from '../remote/remotes';
 import { defaultDataDir, prepareDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
-import { COMMON_OPTIONS, instanceFor, parseCommand } from './context';
-import { UsageError } from './usage';
+import { instanceFor, parseCommand } from './context';
+import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
+
+const DATA = { data: COMMON_OPTIONS.data } as const;
+const TOKEN_OPTIONS = {
+  token: { type: 'string', value: 'TOKEN', help: 'your DRF token on the central server' },
+  'token-file': { type: 'string', value: 'FILE', help: 'read the token from FILE instead' },
+} as const;
+const JSON_OPTION = { json: { type: 'boolean', help: 'print JSON' } } as const;
+
+const REMOTE_ADD = defineCommand({
+  name: 'remote add',
+  args: 'NAME URL',
+  positionals: 2,
+  summary: 'Add a central server (its token kept in a 0600 file).',
+  options: {
+    ...DATA,
+    ...TOKEN_OPTIONS,
+    insecure: { type: 'boolean', help: "do not verify the server's certificate" },
+    pin: { type: 'string', value: 'SHA256', help: "accept only the certificate with this SHA-256 fingerprint (a lab's self-signed one)" },
+  },
+});
+const REMOTE_LIST = defineCommand({ name: 'remote list', positionals: 0, summary: 'The central servers this data folder knows.', options: { ...DATA, ...JSON_OPTION } });
+const REMOTE_SET_TOKEN = defineCommand({
+  name: 'remote set-token',
+  args: 'NAME',
+  positionals: 1,
+  summary: "Replace a central server's token.",
+  options: { ...DATA, ...TOKEN_OPTIONS },
+});
+const REMOTE_REMOVE = defineCommand({
+  name: 'remote remove',
+  args: 'NAME',
+  positionals: 1,
+  summary: 'Forget a central server (bound workspaces keep their data).',
+  options: DATA,
+});
+
+export const REMOTE: CommandGroup = {
+  name: 'remote',
+  summary: 'The central servers this data folder knows, and their tokens.',
+  commands: [REMOTE_ADD, REMOTE_LIST, REMOTE_SET_TOKEN, REMOTE_REMOVE],
+};
+
+const WORKSPACE_CREATE = defineCommand({
+  name: 'workspace create',
+  args: 'NAME',
+  positionals: 1,
+  summary: 'Create a workspace, standalone or bound to a central server.',
+  options: { ...DATA, remote: { type: 'string', value: 'NAME', help: 'bind it to this central server (outpost remote add); fill it with outpost sync' } },
+});
+const WORKSPACE_LIST = defineCommand({ name: 'workspace list', positionals: 0, summary: 'The workspaces of the data folder (* marks the current one).', options: { ...DATA, ...JSON_OPTION } });
+
+export const WORKSPACE: CommandGroup = {
+  name: 'workspace',
+  summary: 'The workspaces of the data folder: one SQLite file each.',
+  commands: [WORKSPACE_CREATE, WORKSPACE_LIST],
+};
 
 type Out = (line: string) => void;
 
@@ -54,15 +110,13 @@ async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) =
   }
 }
 
-const TOKEN_OPTIONS = { token: { type: 'string' }, 'token-file': { type: 'string' } } as const;
-
 export async function remoteCommand(args: readonly string[], out: Out): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'add': {
-      const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data, ...TOKEN_OPTIONS, insecure: { type: 'boolean' }, pin: { type: 'string' } }, 2);
+      const { values, positionals } = parseCommand(rest, REMOTE_ADD);
       const token = tokenFrom(values);
-      if (token === undefined) throw new UsageError('remote add needs --token TOKEN (or --token-file FILE): the DRF token of your account on the central server');
+      if (token === undefined) throw new UsageError('remote add needs --token TOKEN (or --token-file FILE): the DRF token of your account on the central server', REMOTE_ADD.name);
       const [name, url] = positionals as [string, string];
       return withRemotes(values.data, (remotes) => {
         const warning = remotes.add({ name, url, ...(values.insecure ? { insecure: true } : {}), ...(values.pin ? { pin: values.pin } : {}) }, token);
@@ -73,7 +127,7 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       });
     }
     case 'list': {
-      const { values } = parseCommand(rest, { data: COMMON_OPTIONS.data, json: { type: 'boolean' } }, 0);
+      const { values } = parseCommand(rest, REMOTE_LIST);
       return withRemotes(values.data, (known) => {
         const remotes = known.list().map((r) => ({ ...r, hasToken: known.token(r.name) !== undefined }));
         if (values.json) out(JSON.stringify(remotes, null, 2));
@@ -83,9 +137,9 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       });
     }
     case 'set-token': {
-      const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data, ...TOKEN_OPTIONS }, 1);
+      const { values, positionals } = parseCommand(rest, REMOTE_SET_TOKEN);
       const token = tokenFrom(values);
-      if (token === undefined) throw new UsageError('remote set-token needs --token TOKEN (or --token-file FILE)');
+      if (token === undefined) throw new UsageError('remote set-token needs --token TOKEN (or --token-file FILE)', REMOTE_SET_TOKEN.name);
       return withRemotes(values.data, (remotes) => {
         remotes.setToken(positionals[0]!, token);
         out(`token of remote "${positionals[0]}" replaced`);
@@ -93,7 +147,7 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       });
     }
     case 'remove': {
-      const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data }, 1);
+      const { values, positionals } = parseCommand(rest, REMOTE_REMOVE);
       return withRemotes(values.data, (remotes) => {
         const name = positionals[0]!;
         if (!remotes.get(name)) throw new Error(`there is no remote "${name}"`);
@@ -103,7 +157,7 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       });
     }
     default:
-      throw new UsageError(sub === undefined ? 'remote needs a subcommand: add, list, set-token, remove' : `unknown remote subcommand "${sub}"`);
+      throw new UsageError(sub === undefined ? 'remote needs a subcommand: add, list, set-token, remove' : `unknown remote subcommand "${sub}"`, 'remote');
   }
 }
 
@@ -111,7 +165,7 @@ export async function workspaceCommand(args: readonly string[], out: Out): Promi
   const [sub, ...rest] = args;
   switch (sub) {
     case 'create': {
-      const { values, positionals } = parseCommand(rest, { data: COMMON_OPTIONS.data, remote: { type: 'string' } }, 1);
+      const { values, positionals } = parseCommand(rest, WORKSPACE_CREATE);
       const name = positionals[0]!;
       return withHost(values.data, (host) => {
         host.create(name, values.remote === undefined ? {} : { remote: values.remote });
@@ -120,7 +174,7 @@ export async function workspaceCommand(args: readonly string[], out: Out): Promi
       });
     }
     case 'list': {
-      const { values } = parseCommand(rest, { data: COMMON_OPTIONS.data, json: { type: 'boolean' } }, 0);
+      const { values } = parseCommand(rest, WORKSPACE_LIST);
       return withHost(values.data, (host) => {
         const list = host.list().map((w) => ({ ...w, remote: w.remote ?? null }));
         if (values.json) out(JSON.stringify(list, null, 2));
@@ -129,6 +183,6 @@ export async function workspaceCommand(args: readonly string[], out: Out): Promi
       });
     }
     default:
-      throw new UsageError(sub === undefined ? 'workspace needs a subcommand: create, list' : `unknown workspace subcommand "${sub}"`);
+      throw new UsageError(sub === undefined ? 'workspace needs a subcommand: create, list' : `unknown workspace subcommand "${sub}"`, 'workspace');
   }
 }

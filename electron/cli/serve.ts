@@ -5,8 +5,8 @@ import { createAppHandler } from '../app/appHandler';
 import { listen } from '../server/http/nodeAdapter';
 import { readTls, selfSignedTls, type TlsMaterial } from '../server/http/tls';
 import { WorkspaceHost } from '../workspaces/host';
-import { COMMON_OPTIONS, VERSION, instanceFor, parseCommand } from './context';
-import { UsageError } from './usage';
+import { VERSION, instanceFor, parseCommand } from './context';
+import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 import { defaultDataDir } from '../workspaces/dataFolder';
 
 const TOKEN = /^[\x21-\x7e]{1,128}$/;
@@ -17,20 +17,24 @@ function rendererBuild(): string | undefined {
   return fs.existsSync(path.join(dir, 'index.html')) ? dir : undefined;
 }
 
+export const SERVE = defineCommand({
+  name: 'serve',
+  positionals: 0,
+  summary: 'Run the embedded central-server API and the web UI until Ctrl-C.',
+  options: {
+    ...COMMON_OPTIONS,
+    host: { type: 'string', value: 'ADDRESS', help: 'the address to listen on', default: '127.0.0.1' },
+    port: { type: 'string', value: 'PORT', help: 'the port to listen on; 0 picks a free one', default: '8000' },
+    tls: { type: 'string', value: 'self-signed', help: 'serve HTTPS with a certificate made once and kept in the data folder' },
+    cert: { type: 'string', value: 'FILE', help: 'serve HTTPS with this certificate (PEM; with --key)' },
+    key: { type: 'string', value: 'FILE', help: "the certificate's private key (PEM; with --cert)" },
+    'admin-token': { type: 'string', value: 'TOKEN', help: "the admin user's token on the first start (default: a random 40-hex one, printed and kept)" },
+  },
+  notes: ['The web UI is served at / when it was built (npm run serve builds it when missing or out of date).'],
+});
+
 export async function serve(args: readonly string[], out: (line: string) => void): Promise<() => Promise<void>> {
-  const { values } = parseCommand(
-    args,
-    {
-      ...COMMON_OPTIONS,
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8000' },
-      tls: { type: 'string' },
-      cert: { type: 'string' },
-      key: { type: 'string' },
-      'admin-token': { type: 'string' },
-    },
-    0,
-  );
+  const { values } = parseCommand(args, SERVE);
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
   if (values.tls !== undefined && values.tls !== 'self-signed') throw new UsageError('--tls takes only "self-signed" (or give --cert and --key)');
@@ -60,7 +64,7 @@ export async function serve(args: readonly string[], out: (line: string) => void
     if (session) out(`central server: ${'problem' in session ? session.problem : `${session.config.name} (${session.config.url}), synced automatically`}`);
     out(`token: ${host.token}`);
     out(`listening on ${server.url}`);
-    out(rendererDir ? `web UI: ${server.url}/ (sign in with the token)` : 'web UI: not built (npm run build:renderer); the API is served');
+    out(rendererDir ? `web UI: ${server.url}/ (sign in with the token)` : 'web UI: not built (npm run serve builds it, or npm run build:renderer); the API is served');
     return async () => {
       await server.close();
       await host.close();

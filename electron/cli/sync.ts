@@ -10,8 +10,64 @@ import { ResolveError } from '../remote/engine';
 import { RemoteSession } from '../remote/session';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceHost } from '../workspaces/host';
-import { COMMON_OPTIONS, instanceFor, parseCommand } from './context';
-import { UsageError } from './usage';
+import { instanceFor, parseCommand } from './context';
+import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
+
+const JSON_OPTION = { json: { type: 'boolean', help: 'print JSON' } } as const;
+
+export const SYNC = defineCommand({
+  name: 'sync',
+  positionals: 0,
+  summary: 'Push the outbox to the central server, then pull from it.',
+  options: {
+    ...COMMON_OPTIONS,
+    ...JSON_OPTION,
+    'allow-mass-delete': { type: 'boolean', help: 'let a pull delete 90 % or more of what the workspace holds of a kind' },
+    'page-size': { type: 'string', value: 'N', help: 'objects per page when pulling' },
+  },
+  notes: ['Exit status: 0 all pushed and pulled; 2 conflicts or refused changes wait; 1 error.'],
+});
+
+export const CONFLICTS = defineCommand({
+  name: 'conflicts',
+  positionals: 0,
+  summary: 'The fields changed both here and on the central server.',
+  options: { ...COMMON_OPTIONS, ...JSON_OPTION },
+});
+
+export const RESOLVE = defineCommand({
+  name: 'resolve',
+  args: 'PK FIELD',
+  positionals: 2,
+  summary: "Keep the local value of a conflicting field, or take the central server's.",
+  options: {
+    ...COMMON_OPTIONS,
+    mine: { type: 'boolean', help: 'keep the local value; the next sync pushes it' },
+    theirs: { type: 'boolean', help: "take the central server's value" },
+    resource: { type: 'string', value: 'NAME', help: 'the resource (vendor_probe, …) when PK is in conflict on several' },
+  },
+});
+
+const OUTBOX_LIST = defineCommand({
+  name: 'outbox',
+  positionals: 0,
+  summary: 'The local changes not yet pushed; refused ones with their message.',
+  options: { ...COMMON_OPTIONS, ...JSON_OPTION },
+});
+const OUTBOX_RETRY = defineCommand({ name: 'outbox retry', args: 'ENTRY', positionals: 1, summary: 'Send a refused change again at the next sync.', options: COMMON_OPTIONS });
+const OUTBOX_DISCARD = defineCommand({
+  name: 'outbox discard',
+  args: 'ENTRY',
+  positionals: 1,
+  summary: "Give a refused change up (the central server's state returns).",
+  options: COMMON_OPTIONS,
+});
+
+export const OUTBOX: CommandGroup = {
+  name: 'outbox',
+  summary: 'The local changes waiting to be pushed; refused ones retried or given up.',
+  commands: [OUTBOX_LIST, OUTBOX_RETRY, OUTBOX_DISCARD],
+};
 
 type Out = (line: string) => void;
 
@@ -67,11 +123,7 @@ function summary(report: SyncReport, workspace: string): string[] {
 }
 
 export async function syncCommand(args: readonly string[], out: Out): Promise<number> {
-  const { values } = parseCommand(
-    args,
-    { ...COMMON_OPTIONS, json: { type: 'boolean' }, 'allow-mass-delete': { type: 'boolean' }, 'page-size': { type: 'string' } },
-    0,
-  );
+  const { values } = parseCommand(args, SYNC);
   return openBound(values, async ({ host, session }) => {
     const tty = !values.json && process.stderr.isTTY === true;
     let last = 0;
@@ -102,7 +154,7 @@ function describe(entry: EntryView): string {
 }
 
 export async function conflictsCommand(args: readonly string[], out: Out): Promise<number> {
-  const { values } = parseCommand(args, { ...COMMON_OPTIONS, json: { type: 'boolean' } }, 0);
+  const { values } = parseCommand(args, CONFLICTS);
   return openBound(values, ({ session }) => {
     const conflicts = session.engine.conflicts();
     if (values.json) {
@@ -124,8 +176,8 @@ export async function conflictsCommand(args: readonly string[], out: Out): Promi
 }
 
 export async function resolveCommand(args: readonly string[], out: Out): Promise<number> {
-  const { values, positionals } = parseCommand(args, { ...COMMON_OPTIONS, mine: { type: 'boolean' }, theirs: { type: 'boolean' }, resource: { type: 'string' } }, 2);
-  if (Boolean(values.mine) === Boolean(values.theirs)) throw new UsageError('resolve takes exactly one of --mine (keep the local value) and --theirs (take the central server\'s)');
+  const { values, positionals } = parseCommand(args, RESOLVE);
+  if (Boolean(values.mine) === Boolean(values.theirs)) throw new UsageError('resolve takes exactly one of --mine (keep the local value) and --theirs (take the central server\'s)', RESOLVE.name);
   const [pkText, field] = positionals as [string, string];
   if (!/^-?\d+$/.test(pkText)) throw new UsageError(`PK must be an object's pk (a number), not "${pkText}"`);
   const pk = Number(pkText);
@@ -155,7 +207,7 @@ export async function resolveCommand(args: readonly string[], out: Out): Promise
 export async function outboxCommand(args: readonly string[], out: Out): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'retry' || sub === 'discard') {
-    const { values, positionals } = parseCommand(rest, COMMON_OPTIONS, 1);
+    const { values, positionals } = parseCommand(rest, sub === 'retry' ? OUTBOX_RETRY : OUTBOX_DISCARD);
     if (!/^\d+$/.test(positionals[0]!)) throw new UsageError(`ENTRY must be an outbox entry number, not "${positionals[0]}"`);
     const seq = Number(positionals[0]);
     return openBound(values, ({ session }) => {
@@ -165,7 +217,7 @@ export async function outboxCommand(args: readonly string[], out: Out): Promise<
       return 0;
     });
   }
-  const { values } = parseCommand(args, { ...COMMON_OPTIONS, json: { type: 'boolean' } }, 0);
+  const { values } = parseCommand(args, OUTBOX_LIST);
   return openBound(values, ({ session }) => {
     const entries = session.engine.entries();
     if (values.json) out(JSON.stringify(entries, null, 2));

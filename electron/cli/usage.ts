@@ -1,36 +1,120 @@
-export const USAGE = `Usage: outpost <command> [options]
+/**
+ * The `outpost` command line declared once: each command's synopsis, summary and options. The same
+ * declaration is given to node:util parseArgs (context.ts, `parseCommand`) and rendered here as the
+ * command's `--help`, so the help cannot list an option the command refuses, nor miss one it takes.
+ */
 
-Commands:
-  serve            run the embedded central-server API and the web UI
-                   [--data DIR] [--workspace NAME] [--host 127.0.0.1] [--port 8000]
-                   [--tls self-signed | --cert FILE --key FILE] [--admin-token TOKEN]
-  import-hosts F   import a JSON array of host identities ({"ip", "hits"?, "host_id"})
-  import-threats F import a JSON array of threats (the API's threat objects)
-  import-eve PATH...
-                   host identities from Suricata EVE logs (files, .gz, or folders of
-                   rotated ones); only what was added since the last import is read
-                   [--home-net CIDR[,CIDR...]] [--follow to keep reading a growing log]
-  export FILE      a workspace to one JSON bundle [--force to replace FILE]
-  import FILE      a new workspace from a bundle (named as in it, or --workspace NAME)
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  /** The value's placeholder in the help (`--data DIR`); string options only. */
+  readonly value?: string;
+  readonly help: string;
+  readonly default?: string;
+}
 
-  remote add NAME URL --token T [--insecure | --pin SHA256]
-                   a central server (its token kept in a 0600 file; --token-file F reads it)
-  remote list | set-token NAME --token T | remove NAME
-  workspace create NAME [--remote NAME]
-                   a new workspace, standalone or bound to a central server
-  workspace list
-  sync [--json] [--allow-mass-delete] [--page-size N]
-                   push the outbox, then pull the central server; exit 0 done,
-                   2 conflicts or refused changes wait, 1 error
-  conflicts [--json]
-                   the fields changed both here and on the central server
-  resolve PK FIELD --mine | --theirs [--resource NAME]
-                   keep the local value, or take the central server's
-  outbox [--json] | outbox retry ENTRY | outbox discard ENTRY
-                   local changes not yet pushed, refused ones retried or given up
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-Every command takes --data DIR (default: the platform's Outpost folder, or $OUTPOST_DATA)
-and --workspace NAME (default: the last one used, or "default").
-`;
+export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
+  /** As typed after `outpost`: `serve`, `remote add`. */
+  readonly name: string;
+  /** The positional arguments in the synopsis: `NAME URL`, `PATH...`. */
+  readonly args?: string;
+  /** How many positional arguments it takes; -1: any number (the command checks). */
+  readonly positionals: number;
+  readonly summary: string;
+  /** Paragraphs after the options: exit codes, defaults worth knowing. */
+  readonly notes?: readonly string[];
+  readonly options: O;
+}
 
-export class UsageError extends Error {}
+/** A command with subcommands (`remote add | list | …`); its help shows every subcommand. */
+export interface CommandGroup {
+  readonly name: string;
+  readonly summary: string;
+  readonly commands: readonly CommandSpec[];
+}
+
+/** Identity, typed: keeps the options' literal types for parseArgs. */
+export function defineCommand<const O extends OptionSpecs>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}
+
+export const DATA_OPTION = {
+  type: 'string',
+  value: 'DIR',
+  help: "the data folder (default: $OUTPOST_DATA, else the platform's Outpost folder)",
+} as const satisfies OptionSpec;
+
+export const WORKSPACE_OPTION = {
+  type: 'string',
+  value: 'NAME',
+  help: 'the workspace (default: the last one used, or "default")',
+} as const satisfies OptionSpec;
+
+export const COMMON_OPTIONS = { data: DATA_OPTION, workspace: WORKSPACE_OPTION } as const;
+
+/** A mistake in how a command was called: one line on stderr naming the help to read, exit 1. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose help explains the mistake (`serve`, `remote add`); unset: the overview. */
+    public command?: string,
+  ) {
+    super(message);
+  }
+}
+
+const COLUMN = 26;
+
+function row(left: string, right: string): string {
+  return left.length < COLUMN - 2 ? `  ${left.padEnd(COLUMN - 2)}${right}` : `  ${left}\n${' '.repeat(COLUMN)}${right}`;
+}
+
+export function synopsis(spec: CommandSpec): string {
+  return `outpost ${spec.name}${spec.args ? ` ${spec.args}` : ''}${Object.keys(spec.options).length > 0 ? ' [options]' : ''}`;
+}
+
+function optionLines(spec: CommandSpec): string[] {
+  const lines = Object.entries(spec.options).map(([name, option]) =>
+    row(`--${name}${option.type === 'string' ? ` ${option.value ?? 'VALUE'}` : ''}`, option.help + (option.default === undefined ? '' : ` (default: ${option.default})`)),
+  );
+  lines.push(row('--help', 'this help'));
+  return lines;
+}
+
+/** `outpost COMMAND --help` for a command without subcommands. */
+export function commandHelp(spec: CommandSpec): string {
+  const lines = [`Usage: ${synopsis(spec)}`, '', spec.summary, '', 'Options:', ...optionLines(spec)];
+  for (const note of spec.notes ?? []) lines.push('', note);
+  return lines.join('\n') + '\n';
+}
+
+/** `outpost GROUP --help`: every subcommand with its options. */
+export function groupHelp(group: CommandGroup): string {
+  const bare = group.commands.some((spec) => spec.name === group.name);
+  const lines = [`Usage: outpost ${group.name} ${bare ? '[SUBCOMMAND]' : 'SUBCOMMAND'} [options]`, '', group.summary];
+  for (const spec of group.commands) {
+    lines.push('', synopsis(spec), `  ${spec.summary}`, ...optionLines(spec).filter((line) => !line.includes('--help')));
+    for (const note of spec.notes ?? []) lines.push(`  ${note}`);
+  }
+  lines.push('', `Run "outpost ${group.name} SUBCOMMAND --help" for one of them.`);
+  return lines.join('\n') + '\n';
+}
+
+/** `outpost help`: the commands, one line each. */
+export function overview(entries: readonly (CommandSpec | CommandGroup)[]): string {
+  const lines = ['Usage: outpost <command> [options]', '', 'Commands:'];
+  for (const entry of entries) {
+    if ('commands' in entry) for (const spec of entry.commands) lines.push(row(`${spec.name}${spec.args ? ` ${spec.args}` : ''}`, spec.summary));
+    else lines.push(row(`${entry.name}${entry.args ? ` ${entry.args}` : ''}`, entry.summary));
+  }
+  lines.push(
+    '',
+    'Every command takes --data DIR (default: $OUTPOST_DATA, else the platform\'s Outpost folder);',
+    'those that work on one workspace take --workspace NAME (default: the last one used).',
+    '',
+    '  outpost COMMAND --help     a command\'s options (also: outpost help COMMAND)',
+    '  outpost --version          the version of Outpost',
+  );
+  return lines.join('\n') + '\n';
+}

@@ -102,7 +102,7 @@ describe('outpost serve', () => {
     [['--tls', 'yes'], /--tls takes only "self-signed"/],
     [['--cert', '/nonexistent.pem'], /--cert and --key go together/],
     [['--admin-token', 'has space'], /--admin-token must be/],
-    [['--bogus'], /Unknown option '--bogus'/],
+    [['--bogus'], /unknown option "--bogus"; see "outpost serve --help"/],
   ])('bad arguments %j: a clear message and exit 1', (args, pattern) => {
     const result = run(['serve', '--data', tempDir(), ...args]);
     expect(result.status).toBe(1);

@@ -106,7 +106,7 @@ describe('outpost remote add', () => {
     ['no token', ['central', 'https://central.example.com'], /remote add needs --token TOKEN \(or --token-file FILE\)/],
     ['a token with a space', ['central', 'https://central.example.com', '--token', 'a b'], /the token must be 1 to 128 printable characters without spaces/],
     ['a bad name', ['no/slash', 'https://central.example.com', '--token', 't'], /"no\/slash" is not a valid remote name/],
-    ['a missing URL', ['central', '--token', 't'], /expected 2 arguments, got 1/],
+    ['a missing URL', ['central', '--token', 't'], /expected NAME URL, got 1 argument; see "outpost remote add --help"/],
   ])('%s: a clear message, exit 1, nothing written', async (_what, args, message) => {
     const data = dataDir();
     const result = await outpost(['remote', 'add', ...args, '--data', data]);
@@ -242,7 +242,7 @@ describe('refused changes: outpost outbox, outbox retry, outbox discard', () => 
     for (const [args, message] of [
       [['retry', '999'], /there is no outbox entry 999/],
       [['retry', 'one'], /ENTRY must be an outbox entry number, not "one"/],
-      [['discard'], /expected 1 argument, got 0/],
+      [['discard'], /expected ENTRY, got none; see "outpost outbox discard --help"/],
     ] as const) {
       const wrong = await outpost(['outbox', ...args, '--workspace', 'site', '--data', data]);
       expect(wrong.status, args.join(' ')).toBe(1);
