@@ -25,8 +25,12 @@ export { MAX_LINE_BYTES };
 const HEAD_BYTES = 64 * 1024;
 /** The bytes before the point reached whose hash checks the file is still the same there. */
 const TAIL_BYTES = 4096;
-/** Events gathered in memory before they are staged. */
-const BATCH_EVENTS = 20_000;
+/**
+ * Evidence gathered in memory (distinct values and addresses) before it is staged. A log repeats
+ * the same few values for the same addresses: most site logs fit whole, and are staged once; a
+ * larger one is staged batch by batch, its memory bounded (about 50 MB of evidence).
+ */
+const BATCH_ENTRIES = 100_000;
 /** A plain file is read in segments of this size, side by side in worker threads when it has several. */
 const SEGMENT_BYTES = 8 * 1024 * 1024;
 
@@ -353,7 +357,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
     }
     tally.eventsUsed++;
     tally.batch.add(deriveEvidence(parsed.event));
-    if (tally === main && main.batch.events >= BATCH_EVENTS) flush();
+    if (tally === main && main.batch.size >= BATCH_ENTRIES) flush();
   };
 
   // A plain file is read in segments, by worker threads side by side when it has several.
@@ -395,7 +399,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
       lines += result.lines;
       if (result.lines > 0) endOfLines = result.to;
       counter.raw = base + task.end;
-      if (main.batch.events >= BATCH_EVENTS) flush();
+      if (main.batch.size >= BATCH_ENTRIES) flush();
       progress(source.name);
     }
     if (lines === 0) throw new EveImportError(`${source.name} ${size === 0 ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
@@ -448,7 +452,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
         if (found) resume = found;
         else if (tentative) {
           main.take(tentative);
-          if (main.batch.events >= BATCH_EVENTS) flush();
+          if (main.batch.size >= BATCH_ENTRIES) flush();
         }
         tentative = undefined;
         candidates = [];

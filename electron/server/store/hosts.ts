@@ -15,7 +15,7 @@ import { hostIdentity } from '../../../shared/eve/identity';
 import { HOST_LISTS, type JsonObject } from '../../../shared/resources';
 import type { Evidence } from './evidence';
 import { HostSearch } from './hostSearch';
-import type { Store } from './store';
+import { CACHING, type Store } from './store';
 
 /** A stored host as the API shows it. */
 export interface HostRow {
@@ -92,6 +92,33 @@ type SqlParam = string | number;
 
 /** Past this many matches, a page of a host_id_qfilter is found along the order's index. */
 const WALK_ORDER_ABOVE = 2000;
+/**
+ * The sets of recent host_id_qfilter queries (pks as JSON text), for the next pages of the same
+ * query; emptied by any write. Bounded in characters, so that a client's many broad queries
+ * cannot fill the memory.
+ */
+class QuerySets {
+  private readonly sets = new Map<string, string>();
+  private size = 0;
+
+  constructor(private readonly limit = 4 * 1024 * 1024) {}
+
+  get(key: string): string | undefined {
+    return this.sets.get(key);
+  }
+
+  set(key: string, pks: string): void {
+    if (!CACHING || pks.length > this.limit / 4) return;
+    if (this.size + pks.length > this.limit) this.clear();
+    this.sets.set(key, pks);
+    this.size += pks.length;
+  }
+
+  clear(): void {
+    this.sets.clear();
+    this.size = 0;
+  }
+}
 
 function whereSql(query: HostListQuery): { sql: string; params: SqlParam[] } {
   const clauses: string[] = [];
@@ -122,12 +149,14 @@ function orderSql(ordering: readonly OrderTerm[]): string {
 
 export class Hosts {
   private readonly search: HostSearch;
+  private readonly sets: QuerySets;
 
   constructor(
     private readonly store: Store,
     private readonly evidence: Evidence,
   ) {
     this.search = new HostSearch(store);
+    this.sets = store.register(new QuerySets());
     // A database migrated to the search index (or indexed by another version) is indexed once, here.
     if (!this.search.current()) store.write(() => this.search.rebuild());
   }
@@ -249,9 +278,11 @@ export class Hosts {
     // the usual shapes; the filters, the count and the page then read that set of pks. A query's
     // translation differs with its shape: its statements are prepared for this request, not kept.
     const search = this.search.condition(query.qfilter);
-    const matched = store.cachedQuery(`host_id_qfilter\u0000${search.key}`, () =>
-      this.search.run(search, () => JSON.stringify(store.queryOnce(`SELECT DISTINCT pk FROM (${search.set})`, 'select host_id (host_id_qfilter)').pluck().all(search.params))),
-    );
+    let matched = this.sets.get(search.key);
+    if (matched === undefined) {
+      matched = this.search.run(search, () => JSON.stringify(store.queryOnce(`SELECT DISTINCT pk FROM (${search.set})`, 'select host_id (host_id_qfilter)').pluck().all(search.params)));
+      this.sets.set(search.key, matched);
+    }
     const inSet = (walk: boolean) => `${base.sql} AND ${walk ? '+pk' : 'pk'} IN (SELECT value FROM json_each(?))`;
     const countSql = `SELECT count(*) FROM host_id WHERE ${inSet(false)}`;
     const count =

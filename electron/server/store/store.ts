@@ -5,7 +5,7 @@ import type { Db } from './database';
 const CACHE_LIMIT = 20_000;
 
 /** OUTPOST_READ_CACHE=off turns every read cache off (the benchmark's cold figures). */
-const CACHING = process.env.OUTPOST_READ_CACHE !== 'off';
+export const CACHING = process.env.OUTPOST_READ_CACHE !== 'off';
 
 /** Something holding values read from the database, valid until the database changes. */
 export interface Cache {
