@@ -63,9 +63,9 @@ function parentOptions(templates: readonly TemplateSummary[], self: number | und
  * How many probes use each template (the tree's counts): one count per template, a few
  * requests at a time, read again with the templates.
  */
-function useProbeCounts(templates: readonly TemplateSummary[], refreshOn: unknown): ReadonlyMap<number, number> | undefined {
+function useProbeCounts(templates: readonly TemplateSummary[], refreshOn: unknown): { counts: ReadonlyMap<number, number> | undefined; error: string | undefined } {
   const pks = templates.map((t) => t.pk);
-  const { data } = useQuery(
+  const { data, error } = useQuery(
     pks.length > 0 ? `probe-counts:${pks.join(',')}` : undefined,
     async (signal) => {
       const counts = new Map<number, number>();
@@ -81,7 +81,7 @@ function useProbeCounts(templates: readonly TemplateSummary[], refreshOn: unknow
     },
     { keepPrevious: true, refreshOn },
   );
-  return data;
+  return { counts: data, error: error?.message };
 }
 
 const PROBE_COLUMNS: readonly Column[] = [
@@ -329,7 +329,7 @@ export function TemplatesScreen() {
   const route = useRoute();
   const summaries = useTemplateSummaries();
   const templates = useMemo(() => summaries.data ?? [], [summaries.data]);
-  const probeCounts = useProbeCounts(templates, summaries.data);
+  const { counts: probeCounts, error: countsError } = useProbeCounts(templates, summaries.data);
   // Counted over every template, so that a search that hides some children does not change them.
   const usageOf = useMemo(() => {
     const children = new Map<number, number>();
@@ -390,6 +390,7 @@ export function TemplatesScreen() {
         <div className="vtable-foot" role="status" aria-live="polite">
           {summaries.data ? `${templates.length.toLocaleString()} ${templates.length === 1 ? 'template' : 'templates'}` : ''}
           {summaries.loading && summaries.data ? ' · loading…' : ''}
+          {countsError ? ` · the probes using each template could not be counted: ${countsError}` : ''}
         </div>
       </section>
       <div className="detail-pane">
