@@ -35,12 +35,13 @@ import { denyPermissions, guardAllWebContents, mainWindowOptions, restrictReques
 import { askServer } from './serverClient';
 import { SecretVault, type SafeStorageLike } from './secretVault';
 import { ServerSupervisor, type ForkServer, type SupervisorOptions } from './serverSupervisor';
+import { askBeforeDiscarding, discardQuestion } from './unsavedChanges';
 import { loadWindowState, saveWindowState, trackWindowState } from './windowState';
 
 export type OutpostWindow = Pick<
   BrowserWindow,
   'on' | 'once' | 'show' | 'focus' | 'restore' | 'isMinimized' | 'maximize' | 'isDestroyed' | 'loadURL' | 'getNormalBounds' | 'isMaximized' | 'isFullScreen'
-> & { readonly webContents: Pick<WebContents, 'send' | 'isDestroyed'> };
+> & { readonly webContents: Pick<WebContents, 'send' | 'isDestroyed' | 'on'> };
 
 /** The parts of Electron the app uses. */
 export interface ElectronModules {
@@ -54,7 +55,7 @@ export interface ElectronModules {
   readonly ipcMain: Pick<IpcMain, 'handle'>;
   readonly session: { readonly defaultSession: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'webRequest'> };
   readonly shell: Pick<Shell, 'openExternal'>;
-  readonly dialog: Pick<Dialog, 'showSaveDialog' | 'showOpenDialog' | 'showErrorBox'>;
+  readonly dialog: Pick<Dialog, 'showSaveDialog' | 'showOpenDialog' | 'showErrorBox' | 'showMessageBoxSync'>;
   readonly menu: { buildFromTemplate(template: MenuItemConstructorOptions[]): Menu; setApplicationMenu(menu: Menu | null): void };
   readonly fork: ForkServer;
   readonly screen: Pick<Screen, 'getAllDisplays'>;
@@ -180,6 +181,7 @@ export async function runOutpost(electron: ElectronModules, runtime: RuntimeInfo
     const created = electron.createWindow(mainWindowOptions({ preload: paths.preload, bounds, devTools: !packaged, ...(fs.existsSync(paths.icon) ? { icon: paths.icon } : {}) }));
     if (maximized) created.maximize();
     trackWindowState(created, (next) => saveWindowState(dataDir, next));
+    askBeforeDiscarding(created.webContents, discardQuestion(electron.dialog));
     const push = (status: ServerStatus) => {
       if (!created.isDestroyed() && !created.webContents.isDestroyed()) created.webContents.send(IPC.serverStatusChanged, status);
     };

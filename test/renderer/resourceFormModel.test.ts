@@ -1,6 +1,6 @@
 /** The form as data (renderer/src/components/resourceFormModel.ts): what a form starts from, what a save sends, where errors go. */
 import { describe, expect, test } from 'vitest';
-import { comparable, errorLineOf, formPayload, generalMessages, initialValues, splitItemErrors } from '../../renderer/src/components/resourceFormModel';
+import { changedFieldNames, comparable, displayValue, errorLineOf, formPayload, generalMessages, initialValues, splitItemErrors } from '../../renderer/src/components/resourceFormModel';
 import { engineProbe, vendorProbe, vendorProbeTemplate, type JsonObject } from '../../shared/resources';
 
 describe('the form as data (resourceFormModel.ts)', () => {
@@ -98,5 +98,35 @@ describe('the form as data (resourceFormModel.ts)', () => {
     expect(whole.perRow.size).toBe(0);
     expect(whole.list).toHaveLength(1);
     expect([...splitItemErrors({ '2': { name: ['This field may not be blank.'] } }).perRow]).toEqual([[2, ['This field may not be blank.']]]);
+  });
+});
+
+describe('changed fields and values in words (resourceFormModel.ts)', () => {
+  const start: JsonObject = { name: 'p', capture_threads: 2, timezone: 'UTC', overriden_fields: ['timezone'], interfaces: [{ pk: 1, name: 'eth0', active: true }] };
+  const names = ['name', 'capture_threads', 'timezone', 'interfaces'];
+
+  test('nothing is changed when every shown value is the one the form started from', () => {
+    expect(changedFieldNames({ names, shown: (n) => start[n] ?? null, start, overrides: ['timezone'] })).toEqual([]);
+  });
+
+  test('a value typed, or items edited, is changed; items compare by name and flag, not pk', () => {
+    const now: JsonObject = { ...start, name: 'q', interfaces: [{ name: 'eth0', active: true }] };
+    expect(changedFieldNames({ names, shown: (n) => now[n] ?? null, start, overrides: ['timezone'] })).toEqual(['name']);
+    const off: JsonObject = { ...start, interfaces: [{ pk: 1, name: 'eth0', active: false }] };
+    expect(changedFieldNames({ names, shown: (n) => off[n] ?? null, start, overrides: ['timezone'] })).toEqual(['interfaces']);
+  });
+
+  test('overriding a field, or giving it back, changes it even with the same value', () => {
+    expect(changedFieldNames({ names, shown: (n) => start[n] ?? null, start, overrides: ['timezone', 'capture_threads'] })).toEqual(['capture_threads']);
+    expect(changedFieldNames({ names, shown: (n) => start[n] ?? null, start, overrides: [] })).toEqual(['timezone']);
+  });
+
+  test('values in a sentence', () => {
+    expect(displayValue(8)).toBe('8');
+    expect(displayValue('')).toBe('(empty)');
+    expect(displayValue(null)).toBe('(none)');
+    expect(displayValue(true)).toBe('yes');
+    expect(displayValue([])).toBe('(none)');
+    expect(displayValue([{ pk: 3, name: 'eth0', active: true }, { name: 'eth1', active: false }])).toBe('eth0, eth1 (off)');
   });
 });

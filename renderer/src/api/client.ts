@@ -7,6 +7,7 @@
 import { APP_ROUTES, appPath, type AppParams, type AppRouteName } from '../../../shared/app/routes';
 import { WORKSPACE_HEADER } from '../../../shared/app/workspaceHeader';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
+import { forgetUnsavedChanges } from '../stores/unsavedChanges';
 
 /** An answer other than 2xx: its status and the API's error body (DRF shapes). */
 export class ApiFailure extends Error {
@@ -66,6 +67,8 @@ export function followsPageWorkspace(name: string): boolean {
 /** The page belongs to a workspace that is no longer open: start afresh on the open one, saying why. */
 export function workspaceChanged(open: string): void {
   sessionStorage.setItem(NOTICE_KEY, `The open workspace is now "${open}" (it was switched elsewhere): this page was reloaded, and nothing was saved into "${open}".`);
+  // The page's edits belong to the workspace that is gone: nothing could save them now.
+  forgetUnsavedChanges();
   window.location.reload();
 }
 

@@ -2,11 +2,13 @@
  * The frame of every screen: navigation, the screen, and a status bar that always shows the
  * workspace, the user and whether the local server is running.
  */
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { takeWorkspaceNotice } from '../api/client';
-import { href } from '../router';
+import { href, setLeaveGuard } from '../router';
 import { useStatus } from '../stores/status';
+import { hasUnsavedChanges, leaveThen, onBeforeUnload } from '../stores/unsavedChanges';
 import { SyncIndicator } from './SyncIndicator';
+import { UnsavedChangesDialog } from './UnsavedChangesDialog';
 
 export const SCREENS = [
   { path: 'probes', title: 'Probes' },
@@ -54,7 +56,20 @@ function StatusBar() {
 /** Said once after the page was reloaded because another window switched the workspace. */
 const workspaceNotice = takeWorkspaceNotice();
 
+/** Every way out of a changed form asks first: routes through the router, a reload through the browser. */
+function useLeaveGuard(): void {
+  useEffect(() => {
+    setLeaveGuard({ blocks: hasUnsavedChanges, ask: (proceed) => void leaveThen(proceed) });
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => {
+      setLeaveGuard(undefined);
+      window.removeEventListener('beforeunload', onBeforeUnload);
+    };
+  }, []);
+}
+
 export function AppShell({ current, children }: { current: ScreenPath; children: ReactNode }) {
+  useLeaveGuard();
   return (
     <div className="shell">
       <a className="skip" href="#main">
@@ -81,6 +96,7 @@ export function AppShell({ current, children }: { current: ScreenPath; children:
         {children}
       </main>
       <StatusBar />
+      <UnsavedChangesDialog />
     </div>
   );
 }

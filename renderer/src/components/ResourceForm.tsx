@@ -7,16 +7,24 @@
  * Only what changed is sent (a PATCH of the changed fields, as the sync engine's outbox keeps
  * them), so a stale form meets the API's own refusals instead of silently undoing a colleague's
  * change; those refusals are shown where they belong.
+ *
+ * Edits are never lost silently: changed fields are marked, the form reports its changes to the
+ * leave guard (stores/unsavedChanges.ts) so that every way out asks first, Ctrl+S / Cmd+S saves,
+ * and Save with its feedback sits in a bar that stays in view at the bottom of a long form.
  */
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { changesWithNewParent, sourceOfInherited, templateLinkOf, type TemplateLink } from '../../../shared/api/inheritedValues';
 import { vendorProbeTemplate, type Field, type JsonObject, type JsonValue, type Resource } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, api } from '../api/client';
 import { useQuery } from '../data/useQuery';
+import { leaveThen, useUnsavedChanges } from '../stores/unsavedChanges';
 import { ItemsTable } from './ItemsTable';
 import {
   INHERITABLE_NAMES,
+  changedFieldNames,
   comparable,
+  displayValue,
   formPayload,
   generalMessages,
   initialValues,
@@ -45,17 +53,38 @@ interface Props {
   readonly hidden?: readonly string[];
   /** Labels to show instead of the declaration's (which are the API's verbose names). */
   readonly labels?: Readonly<Record<string, string>>;
+  /** Said in the action bar once a save went through. */
+  readonly savedText?: string;
 }
 
+/** Ancestors read above a template at most (a longer chain is shown as far as read). */
+const MAX_CHAIN = 32;
+
 /**
- * The template an object inherits from, fetched when parent_tmpl names one, and again whenever
- * the object itself is reloaded (the template may have changed too).
+ * The template an object inherits from and that template's own ancestors (the chain the
+ * inherited badges name their source from), fetched when parent_tmpl names one, and again
+ * whenever the object itself is reloaded (the templates may have changed too).
  */
-function useTemplate(pk: JsonValue | undefined, object: JsonObject | undefined): { template: JsonObject | undefined; error: string | undefined } {
-  const path = typeof pk === 'number' ? `${listPath(vendorProbeTemplate)}${pk}/` : undefined;
+function useTemplateChain(pk: JsonValue | undefined, object: JsonObject | undefined): { template: JsonObject | undefined; chain: readonly TemplateLink[]; error: string | undefined } {
+  const key = typeof pk === 'number' ? `${listPath(vendorProbeTemplate)}${pk}/` : undefined;
   // A reload of the same template keeps showing the values read before until the new ones come.
-  const { data, error } = useQuery(path, (signal) => api.get(path!, undefined, signal), { refreshOn: object });
-  return error ? { template: undefined, error: error.message } : { template: data, error: undefined };
+  const { data, error } = useQuery(
+    key,
+    async (signal) => {
+      const first = await api.get(key!, undefined, signal);
+      const chain = [templateLinkOf(first)];
+      const seen = new Set([chain[0]!.pk]);
+      for (let parent = chain[0]!.parent; parent !== null && !seen.has(parent) && chain.length < MAX_CHAIN; ) {
+        const next = templateLinkOf(await api.get(`${listPath(vendorProbeTemplate)}${parent}/`, undefined, signal));
+        chain.push(next);
+        seen.add(next.pk);
+        parent = next.parent;
+      }
+      return { template: first, chain };
+    },
+    { refreshOn: object },
+  );
+  return error ? { template: undefined, chain: [], error: error.message } : { template: data?.template, chain: data?.chain ?? [], error: undefined };
 }
 
 function FieldInput({
@@ -147,26 +176,33 @@ function FieldInput({
   }
 }
 
-export function ResourceForm({ resource, object, initial, refOptions = {}, onSubmit, submitLabel, onCancel, hidden = [], labels = {} }: Props) {
+type Notice = { readonly kind: 'ok' | 'info'; readonly text: string };
+
+export function ResourceForm({ resource, object, initial, refOptions = {}, onSubmit, submitLabel, onCancel, hidden = [], labels = {}, savedText = 'Saved.' }: Props) {
   const inheriting = 'overriden_fields' in resource.fields;
-  const [values, setValues] = useState<JsonObject>(() => initialValues(resource, object, initial));
-  const [comment, setComment] = useState('');
-  const [errors, setErrors] = useState<Record<string, JsonValue>>({});
-  const [failure, setFailure] = useState<readonly string[]>([]);
-  const [notice, setNotice] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  /** Selectors tried in turn after the next render: where the keyboard should go. */
-  const [focusTarget, setFocusTarget] = useState<readonly string[] | undefined>();
-  const form = useRef<HTMLFormElement>(null);
   // `initial` is read when the form starts and when another object is shown, not on every render.
   const initialRef = useRef(initial);
   initialRef.current = initial;
+  const start = useMemo(() => initialValues(resource, object, initialRef.current), [resource, object]);
+  const [values, setValues] = useState<JsonObject>(start);
+  const [comment, setComment] = useState('');
+  const [errors, setErrors] = useState<Record<string, JsonValue>>({});
+  const [failure, setFailure] = useState<readonly string[]>([]);
+  const [notice, setNotice] = useState<Notice | undefined>();
+  const [busy, setBusy] = useState(false);
+  /** Saved, and the saved object not read back yet: what the form shows is no longer unsaved. */
+  const [justSaved, setJustSaved] = useState(false);
+  /** Selectors tried in turn after the next render: where the keyboard should go. */
+  const [focusTarget, setFocusTarget] = useState<readonly string[] | undefined>();
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    setValues(initialValues(resource, object, initialRef.current));
+    setValues(start);
+    setJustSaved(false);
     setErrors({});
     setFailure([]);
-    setNotice(undefined);
-  }, [resource, object]);
+    // "Saved." stays after the saved object comes back; "Nothing to save" never outlives the values it was about.
+    setNotice((current) => (current?.kind === 'ok' ? current : undefined));
+  }, [start]);
 
   useEffect(() => {
     if (!focusTarget || !form.current) return;
@@ -183,7 +219,7 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
   const labelOf = (name: string) => labels[name] ?? resource.fields[name]?.label ?? name;
   const parent = inheriting ? values.parent_tmpl : undefined;
   const hasParent = typeof parent === 'number';
-  const { template, error: templateError } = useTemplate(hasParent ? parent : undefined, object);
+  const { template, chain, error: templateError } = useTemplateChain(hasParent ? parent : undefined, object);
   const overrides = useMemo(() => overridesIn(values.overriden_fields), [values.overriden_fields]);
   const inheritable = (name: string) => inheriting && INHERITABLE_NAMES.includes(name);
   const inherited = (name: string) => inheritable(name) && hasParent && !overrides.includes(name);
@@ -194,10 +230,16 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
     if (inherited(name) && !ownValuesShown && template) return template[name] ?? null;
     return values[name] ?? null;
   };
-  const set = (name: string, value: JsonValue) => setValues((current) => ({ ...current, [name]: value }));
+  // Any edit makes the last "Saved." or "Nothing to save" stale.
+  const edit = (change: (current: JsonObject) => JsonObject) => {
+    setNotice(undefined);
+    setJustSaved(false);
+    setValues(change);
+  };
+  const set = (name: string, value: JsonValue) => edit((current) => ({ ...current, [name]: value }));
   const setOverride = (name: string, on: boolean) => {
     const field = resource.fields[name];
-    setValues((current) => {
+    edit((current) => {
       const now = overridesIn(current.overriden_fields);
       const next = on ? [...now.filter((f) => f !== name), name] : now.filter((f) => f !== name);
       // Overriding starts from the value shown; giving back shows the template's value again.
@@ -206,17 +248,30 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
     });
     setFocusTarget(on ? (field?.kind === 'items' ? [`#field-${name} tbody input`, `#field-${name} .items-add`] : [`#field-${name}`]) : [`[data-override="${name}"]`]);
   };
+  const discard = () => {
+    setValues(start);
+    setErrors({});
+    setFailure([]);
+    setNotice(undefined);
+  };
 
+  const fieldRows = Object.entries(resource.fields).filter(([name, field]) => isWritableField(field) && !hidden.includes(name) && field.kind !== 'choiceList');
+  const shownNames = fieldRows.map(([name]) => name);
   const changes = formPayload({ resource, values, object, hidden, inherited });
-  const dirty = object !== undefined && Object.keys(changes).length > 0;
+  // An edit compares what is shown (a new template's values too) with the object; a new object, what was typed with where it started.
+  const changed = justSaved ? [] : changedFieldNames({ names: shownNames, shown: object ? shownValue : (name) => values[name] ?? null, start, overrides });
+  const changedSet = new Set(changed);
+  const formTitle = object ? String(object.name ?? `${resource.title} ${String(object.pk)}`) : `the new ${resource.title.toLowerCase()}`;
+  useUnsavedChanges(formTitle, changed.map(labelOf));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (busy) return;
     setNotice(undefined);
     if (object && Object.keys(changes).length === 0) {
       setFailure([]);
       setErrors({});
-      setNotice('Nothing to save: no field was changed.');
+      setNotice({ kind: 'info', text: 'Nothing to save: no field was changed.' });
       return;
     }
     setBusy(true);
@@ -225,6 +280,8 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
       await onSubmit({ ...changes, ...(comment.trim() ? { comment: comment.trim() } : {}) });
       setErrors({});
       setComment('');
+      setNotice({ kind: 'ok', text: savedText });
+      setJustSaved(true);
     } catch (error) {
       if (error instanceof ApiFailure) {
         const fields = error.fieldErrors();
@@ -239,18 +296,51 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
     }
   };
 
-  const fieldRows = Object.entries(resource.fields).filter(([name, field]) => isWritableField(field) && !hidden.includes(name) && field.kind !== 'choiceList');
-  const shownNames = fieldRows.map(([name]) => name);
+  // Ctrl+S / Cmd+S saves the form shown, wherever the focus is (not under a dialog).
+  const submitRef = useRef(submit);
+  submitRef.current = submit;
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== 's') return;
+      if (document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      void submitRef.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  // Escape leaves a new form (Cancel) or discards an edit, asking first if anything changed.
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || busy || event.target instanceof HTMLSelectElement) return;
+    if (onCancel) {
+      // Cancel leaves the page: the router's guard asks if anything changed.
+      event.preventDefault();
+      onCancel();
+    } else if (changed.length > 0) {
+      event.preventDefault();
+      leaveThen(discard);
+    }
+  };
+
+  const sourceName = (name: string): string => {
+    const source = sourceOfInherited(name, chain);
+    return source ? source.name : template ? String(template.name) : 'the template';
+  };
 
   const inheritanceControls = (name: string): ReactNode => {
     if (!inheritable(name) || !hasParent) return null;
     const label = labelOf(name);
     const templateName = template ? String(template.name) : 'the template';
     if (inherited(name)) {
+      const from = sourceName(name);
       return (
         <span className="inheritance">
-          <span className="badge" title={`The value of ${templateName}`}>
+          <span className="badge" title={`The value of ${from}${from === templateName ? '' : `, through ${templateName}`}`}>
             inherited
+          </span>
+          <span className="inherit-source" data-source={name}>
+            from {from}
           </span>
           <button type="button" className="link" data-override={name} onClick={() => setOverride(name, true)} aria-label={`Override ${label}`}>
             Override
@@ -284,13 +374,42 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
     );
   };
 
+  /** A new template chosen for an existing object: the values saving it will change (rule 2). */
+  const parentPreview = (): ReactNode => {
+    if (!object || ownValuesShown || !hasParent || !template) return null;
+    const coming = changesWithNewParent(object, overrides, template);
+    return (
+      <div className="notice info parent-preview" role="status" aria-label="Values the new template changes">
+        {coming.length === 0 ? (
+          <p>Saving with {String(template.name)} changes no inherited value.</p>
+        ) : (
+          <>
+            <p>
+              Saving with {String(template.name)} changes {coming.length === 1 ? '1 inherited value' : `${coming.length} inherited values`}:
+            </p>
+            <ul>
+              {coming.map((change) => (
+                <li key={change.field}>
+                  <strong>{labelOf(change.field)}</strong>: {displayValue(change.from)} → {displayValue(change.to)}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+    );
+  };
+
+  const fieldClass = (name: string, base: string) => `${base}${inherited(name) ? ' is-inherited' : ''}${changedSet.has(name) ? ' is-changed' : ''}`;
+
   const renderField = ([name, field]: [string, Field]) => {
     const isInherited = inherited(name);
     const fieldErrors = errors[name];
     const label = labelOf(name);
+    const changedMark = changedSet.has(name) ? 'true' : undefined;
     if (field.kind === 'items') {
       return (
-        <div key={name} className={`field field-items${isInherited ? ' is-inherited' : ''}`}>
+        <div key={name} className={fieldClass(name, 'field field-items')} data-changed={changedMark}>
           <ItemsTable
             id={`field-${name}`}
             label={label}
@@ -311,7 +430,8 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
     return (
       <div
         key={name}
-        className={`field field-${field.kind}${isInherited ? ' is-inherited' : ''}${field.required ? ' required' : ''}${inheritable(name) && hasParent ? ' has-controls' : ''}`}
+        className={fieldClass(name, `field field-${field.kind}${field.required ? ' required' : ''}${inheritable(name) && hasParent ? ' has-controls' : ''}`)}
+        data-changed={changedMark}
       >
         {/* The label is the field's name alone (tests and screen readers find it so); the input says it is required. */}
         <label htmlFor={`field-${name}`}>{label}</label>
@@ -326,6 +446,7 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
         />
         {inheritanceControls(name)}
         {differenceNote(name)}
+        {name === 'parent_tmpl' && parentPreview()}
         {refOptions[name]?.error && (
           <span className="field-error" role="alert">
             The choices could not be read: {refOptions[name].error}
@@ -343,16 +464,10 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
   const inGroup = (name: string) => inheriting && (name === 'parent_tmpl' || INHERITABLE_NAMES.includes(name));
   const own = fieldRows.filter(([name]) => !inGroup(name));
   const grouped = fieldRows.filter(([name]) => inGroup(name));
+  const dirty = changed.length > 0;
 
   return (
-    <form ref={form} className="resource-form" onSubmit={(e) => void submit(e)} aria-label={`${resource.title} form`} noValidate>
-      {failure.length > 0 && (
-        <div className="notice error" role="alert" tabIndex={-1}>
-          {failure.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-        </div>
-      )}
+    <form ref={form} className="resource-form" onSubmit={(e) => void submit(e)} onKeyDown={onKeyDown} aria-label={`${resource.title} form`} noValidate>
       {own.map(renderField)}
       {grouped.length > 0 && (
         <fieldset className={`form-section${hasParent ? ' has-parent' : ''}`}>
@@ -372,33 +487,39 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
           {messagesOf(errors.comment).length > 0 && <span className="field-error">{messagesOf(errors.comment).join(' ')}</span>}
         </div>
       )}
-      {notice && (
-        <p className="notice info" role="status">
-          {notice}
-        </p>
-      )}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
-        </button>
-        {dirty && (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => {
-              setValues(initialValues(resource, object, initialRef.current));
-              setErrors({});
-              setFailure([]);
-            }}
-          >
-            Discard changes
-          </button>
+      <div className="form-bar" role="group" aria-label="Save">
+        {failure.length > 0 && (
+          <div className="notice error" role="alert" tabIndex={-1}>
+            {failure.map((text) => (
+              <p key={text}>{text}</p>
+            ))}
+          </div>
         )}
-        {onCancel && (
-          <button type="button" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
+        {notice && (
+          <p className={`notice ${notice.kind}`} role="status">
+            {notice.text}
+          </p>
         )}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={busy} aria-keyshortcuts="Control+S Meta+S" title="Ctrl+S / Cmd+S">
+            {busy ? 'Saving…' : submitLabel}
+          </button>
+          {object && dirty && (
+            <button type="button" disabled={busy} onClick={discard}>
+              Discard changes
+            </button>
+          )}
+          {onCancel && (
+            <button type="button" onClick={onCancel} disabled={busy}>
+              Cancel
+            </button>
+          )}
+          {object && (
+            <span className="changed-count" aria-live="polite">
+              {dirty ? `${changed.length === 1 ? '1 field' : `${changed.length} fields`} changed, not saved` : ''}
+            </span>
+          )}
+        </div>
       </div>
     </form>
   );

@@ -2,6 +2,7 @@
  * The pure part of ResourceForm and ItemsTable: what a form starts from, what a save sends, and
  * where the API's errors go. No DOM, no React: tested directly.
  */
+import { valueKey } from '../../../shared/api/inheritedValues';
 import { INHERITABLE, type Field, type ItemsField, type JsonObject, type JsonValue, type Resource } from '../../../shared/resources';
 
 /** One row of an interfaces or protocols table. */
@@ -70,17 +71,7 @@ function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
 }
 
 /** A value as the API compares it: items by (name, flag), whatever their pks and order. */
-export function comparable(value: JsonValue | undefined): string {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v))) {
-    const pairs = value.map((item) => {
-      const entry = item as JsonObject;
-      const flag = Object.entries(entry).find(([key]) => key !== 'pk' && key !== 'name')?.[1];
-      return [String(entry.name ?? ''), flag !== false];
-    });
-    return JSON.stringify(pairs.sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
-  }
-  return JSON.stringify(value ?? null);
-}
+export const comparable = valueKey;
 
 export function overridesIn(value: JsonValue | undefined): string[] {
   return Array.isArray(value) ? value.map(String) : [];
@@ -168,4 +159,42 @@ export function splitItemErrors(errors: JsonValue | undefined): { perRow: Map<nu
     list.push(...messagesOf(errors));
   }
   return { perRow, list };
+}
+
+export interface ChangedInput {
+  /** The fields the form shows. */
+  readonly names: readonly string[];
+  /** The value each field shows now (an inherited field: its template's). */
+  readonly shown: (name: string) => JsonValue;
+  /** The values the form started from. */
+  readonly start: JsonObject;
+  readonly overrides: readonly string[];
+}
+
+/**
+ * The fields a user has changed (highlighted, and what leaving would lose): a value other than
+ * the one the form started from, or a field overridden or given back to its template.
+ */
+export function changedFieldNames({ names, shown, start, overrides }: ChangedInput): string[] {
+  const before = overridesIn(start.overriden_fields);
+  return names.filter((name) => valueKey(shown(name)) !== valueKey(start[name]) || before.includes(name) !== overrides.includes(name));
+}
+
+/** A value in a sentence: items as their names (switched-off ones said so), empty values named. */
+export function displayValue(value: JsonValue | undefined): string {
+  if (value === null || value === undefined) return '(none)';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string') return value === '' ? '(empty)' : value;
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '(none)';
+    return value
+      .map((item) => {
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) return displayValue(item);
+        const flag = Object.entries(item).find(([key]) => key !== 'pk' && key !== 'name')?.[1];
+        return `${String(item.name ?? '')}${flag === false ? ' (off)' : ''}`;
+      })
+      .join(', ');
+  }
+  return JSON.stringify(value);
 }

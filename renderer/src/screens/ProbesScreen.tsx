@@ -13,6 +13,8 @@ import { ResourceForm } from '../components/ResourceForm';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, useObject, usePagedList, useRefOptions } from '../hooks';
 import { href, navigate, useRoute } from '../router';
+import { leaveThen } from '../stores/unsavedChanges';
+import { OverrideMarker } from './probeOverrides';
 import { PARAMETER_LABELS, TEMPLATES_PATH } from './templatesFields';
 
 const FAMILIES = {
@@ -25,7 +27,18 @@ type Family = keyof typeof FAMILIES;
 const SCREEN_PARAMS = ['template'];
 
 const COLUMNS: readonly Column[] = [
-  { key: 'name', title: 'Name', width: 'minmax(10rem, 2fr)' },
+  // A vendor probe that sets some of its template's values itself says so after its name.
+  {
+    key: 'name',
+    title: 'Name',
+    width: 'minmax(10rem, 2fr)',
+    render: (row) => (
+      <span className="name-cell">
+        <span className="name-text">{String(row.name ?? '')}</span>
+        <OverrideMarker row={row} />
+      </span>
+    ),
+  },
   { key: 'type', title: 'Family', width: '6rem' },
   { key: 'address', title: 'Address', width: 'minmax(8rem, 1.2fr)' },
   { key: 'location', title: 'Location', width: 'minmax(8rem, 1.2fr)' },
@@ -55,13 +68,12 @@ function TemplateLink({ probe }: { probe: JsonObject }) {
   );
 }
 
-function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: number; params: Record<string, string>; onChanged: () => void }) {
+function ProbeDetail({ family, pk, params, onChanged, onDeleted }: { family: Family; pk: number; params: Record<string, string>; onChanged: () => void; onDeleted: (what: string) => void }) {
   const { resource, path, title } = FAMILIES[family];
   const probe = useObject(`${path}${pk}/`);
   const templates = useRefOptions(TEMPLATES_PATH, 'name', family === 'vendor');
   const rulesets = useRefOptions(listPath(ruleset), 'name', family === 'engine');
   const [deleting, setDeleting] = useState(false);
-  const [saved, setSaved] = useState(false);
   if (probe.error) {
     const gone = probe.error instanceof ApiFailure && probe.error.status === 404;
     return (
@@ -83,13 +95,7 @@ function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: nu
           {family === 'vendor' && <TemplateLink probe={probe.data} />}
         </span>
         <div className="actions" style={{ marginLeft: 'auto' }}>
-          <button
-            type="button"
-            onClick={() => {
-              setSaved(false);
-              probe.reload();
-            }}
-          >
+          <button type="button" onClick={() => leaveThen(probe.reload)}>
             Reload
           </button>
           <button type="button" className="danger" onClick={() => setDeleting(true)}>
@@ -97,11 +103,6 @@ function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: nu
           </button>
         </div>
       </header>
-      {saved && (
-        <p className="notice ok" role="status">
-          Saved.
-        </p>
-      )}
       <ResourceForm
         resource={resource}
         object={probe.data}
@@ -109,9 +110,7 @@ function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: nu
         refOptions={{ parent_tmpl: templates, ruleset: rulesets }}
         submitLabel="Save changes"
         onSubmit={async (payload) => {
-          setSaved(false);
           await api.patch(`${path}${pk}/`, payload);
-          setSaved(true);
           probe.reload();
           onChanged();
         }}
@@ -119,13 +118,16 @@ function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: nu
       {deleting && (
         <ConfirmDialog
           title={`Delete ${String(probe.data.name)}?`}
-          message={`The ${title}${family === 'vendor' ? ' and its interfaces and protocols are' : ' is'} deleted; the history keeps a trace.`}
+          message={`The ${title}${family === 'vendor' ? ' and its interfaces and protocols are' : ' is'} deleted, with any change not saved; the history keeps a trace.`}
           confirmLabel="Delete probe"
           onClose={() => setDeleting(false)}
           onConfirm={async (comment) => {
+            const name = String(probe.data?.name ?? pk);
             await api.delete(`${path}${pk}/`, comment ? { comment } : undefined);
             onChanged();
-            navigate(href('/probes', params));
+            onDeleted(`Deleted the ${title} ${name}.`);
+            // The form's changes went with the probe: nothing is left to ask about.
+            navigate(href('/probes', params), { force: true });
           }}
         />
       )}
@@ -152,7 +154,8 @@ function NewProbe({ family, template, params, onCreated }: { family: Family; tem
         onSubmit={async (payload) => {
           const created = await api.post(path, payload);
           onCreated();
-          navigate(href(`/probes/${family}/${String(created.pk)}`, params));
+          // Created: the form's values are saved, leaving it loses nothing.
+          navigate(href(`/probes/${family}/${String(created.pk)}`, params), { force: true });
         }}
       />
     </section>
@@ -171,6 +174,11 @@ export function ProbesScreen() {
   const selected = isFamily(familyOrNew) && second ? `${familyOrNew}:${second}` : undefined;
   const templateParam = route.query.get('template');
   const template = templateParam && /^-?\d+$/.test(templateParam) ? Number(templateParam) : undefined;
+  // What the last delete did, said in the empty pane it leaves; gone once another probe is open.
+  const [deleted, setDeleted] = useState<string | undefined>();
+  useEffect(() => {
+    if (familyOrNew !== undefined) setDeleted(undefined);
+  }, [familyOrNew, second]);
 
   return (
     <div className="screen split">
@@ -204,9 +212,23 @@ export function ProbesScreen() {
         {familyOrNew === 'new' && isFamily(second) ? (
           <NewProbe family={second} template={template} params={params} onCreated={() => list.getState().refresh()} />
         ) : isFamily(familyOrNew) && second && /^-?\d+$/.test(second) ? (
-          <ProbeDetail key={`${familyOrNew}-${second}`} family={familyOrNew} pk={Number(second)} params={params} onChanged={() => list.getState().refresh()} />
+          <ProbeDetail
+            key={`${familyOrNew}-${second}`}
+            family={familyOrNew}
+            pk={Number(second)}
+            params={params}
+            onChanged={() => list.getState().refresh()}
+            onDeleted={setDeleted}
+          />
         ) : (
-          <p className="empty">Select a probe to see and change it.</p>
+          <>
+            {deleted && (
+              <p className="notice ok" role="status">
+                {deleted}
+              </p>
+            )}
+            <p className="empty">Select a probe to see and change it.</p>
+          </>
         )}
       </div>
     </div>

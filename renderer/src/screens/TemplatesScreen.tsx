@@ -3,15 +3,20 @@
  * inheritance controls as probes, create (at the top or under a parent) and delete, and for the
  * selected template the templates and probes that use it.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
 import { vendorProbeTemplate, type JsonObject } from '../../../shared/resources';
 import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ResourceForm } from '../components/ResourceForm';
 import type { RefChoices, RefOption } from '../components/resourceFormModel';
+import { ROW_HEIGHT, VirtualTable, type Column } from '../components/VirtualTable';
 import { useQuery } from '../data/useQuery';
 import { useObject } from '../hooks';
 import { href, navigate, useRoute } from '../router';
+import { createPagedList } from '../stores/pagedList';
+import { leaveThen } from '../stores/unsavedChanges';
+import { counted, summariseRefusal, usageBadge, usersText } from './templateUsage';
 import { TEMPLATE_LABELS, TEMPLATES_PATH, VENDOR_PROBES_PATH } from './templatesFields';
 import { buildForest, descendantsOf, filterForest, type TemplateSummary } from './templatesTree';
 import { TemplateTreeView } from './templatesTreeView';
@@ -19,6 +24,10 @@ import './templates.css';
 
 const TREE_PAGE_SIZE = 1000;
 const USERS_PAGE_SIZE = 50;
+/** Probe counts of the tree read at once (one small request per template). */
+const COUNTS_AT_ONCE = 4;
+/** Rows of the "used by" probe list in view before it scrolls. */
+const USERS_ROWS_SHOWN = 8;
 
 function summaryOf(row: JsonObject): TemplateSummary {
   return {
@@ -50,54 +59,54 @@ function parentOptions(templates: readonly TemplateSummary[], self: number | und
   return { options };
 }
 
-const NO_PROBES: readonly JsonObject[] = [];
-
-/** The probes whose template is `pk`, a page at a time ("Show more" appends the next page). */
-function useTemplateProbes(pk: number, generation: number) {
-  const [page, setPage] = useState(1);
-  // Another template, or a reload, starts again from the first page.
-  const key = `${pk}:${generation}`;
-  const [shownKey, setShownKey] = useState(key);
-  if (shownKey !== key) {
-    setShownKey(key);
-    setPage(1);
-  }
-  // The probes shown stay while the next page, or the first one again, is read.
-  const query = useQuery(
-    `${key}:${page}`,
-    async (signal, shown: { probes: readonly JsonObject[]; count: number } | undefined) => {
-      const body = await api.get(VENDOR_PROBES_PATH, { parent_tmpl: pk, ordering: 'name', page, page_size: USERS_PAGE_SIZE }, signal);
-      const results = (body.results as JsonObject[] | undefined) ?? [];
-      return { probes: page === 1 ? results : [...(shown?.probes ?? []), ...results], count: Number(body.count) };
+/**
+ * How many probes use each template (the tree's counts): one count per template, a few
+ * requests at a time, read again with the templates.
+ */
+function useProbeCounts(templates: readonly TemplateSummary[], refreshOn: unknown): { counts: ReadonlyMap<number, number> | undefined; error: string | undefined } {
+  const pks = templates.map((t) => t.pk);
+  const { data, error } = useQuery(
+    pks.length > 0 ? `probe-counts:${pks.join(',')}` : undefined,
+    async (signal) => {
+      const counts = new Map<number, number>();
+      const queue = [...pks];
+      const worker = async () => {
+        for (let pk = queue.shift(); pk !== undefined; pk = queue.shift()) {
+          const body = await api.get(VENDOR_PROBES_PATH, { parent_tmpl: pk, page_size: 1 }, signal);
+          counts.set(pk, Number(body.count));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(COUNTS_AT_ONCE, pks.length) }, worker));
+      return counts;
     },
-    { keepPrevious: true },
+    { keepPrevious: true, refreshOn },
   );
-  return {
-    probes: query.data?.probes ?? NO_PROBES,
-    count: query.data?.count,
-    // A failure is shown until the next page, or a reload, is asked for.
-    error: query.loading ? undefined : query.error?.message,
-    loading: query.loading,
-    more: () => setPage((p) => p + 1),
-  };
+  return { counts: data, error: error?.message };
 }
 
-function counted(count: number, one: string, many: string): string {
-  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+const PROBE_COLUMNS: readonly Column[] = [
+  { key: 'name', title: 'Probe', width: 'minmax(8rem, 1.3fr)' },
+  { key: 'address', title: 'Address', width: 'minmax(7rem, 1fr)' },
+  { key: 'location', title: 'Location', width: 'minmax(7rem, 1fr)' },
+];
+
+/** The probes whose template is `pk`: a virtualised, server-paged list (thousands stay fast). */
+function useTemplateProbes(pk: number) {
+  const list = useMemo(() => createPagedList(VENDOR_PROBES_PATH, USERS_PAGE_SIZE), []);
+  useEffect(() => list.getState().setParams({ parent_tmpl: pk, ordering: 'name' }), [list, pk]);
+  const count = useStore(list, (s) => s.count);
+  const error = useStore(list, (s) => s.error);
+  return { list, count, error };
 }
 
 type TemplateProbes = ReturnType<typeof useTemplateProbes>;
 
-function UsedBy({ children, probes, query }: { children: readonly TemplateSummary[]; probes: TemplateProbes; query: Record<string, string> }) {
+function UsedBy({ name, children, probes, query }: { name: string; children: readonly TemplateSummary[]; probes: TemplateProbes; query: Record<string, string> }) {
   const none = children.length === 0 && probes.count === 0;
+  const rowsShown = Math.max(1, Math.min(probes.count ?? 1, USERS_ROWS_SHOWN));
   return (
-    <section className="used-by" aria-labelledby="used-by-title">
+    <section className="used-by" id="used-by" aria-labelledby="used-by-title" tabIndex={-1}>
       <h3 id="used-by-title">Used by</h3>
-      {probes.error && (
-        <p className="notice error" role="alert">
-          The probes using this template could not be read: {probes.error}
-        </p>
-      )}
       {none && <p className="empty">No template or probe uses this template: it can be deleted.</p>}
       {children.length > 0 && (
         <>
@@ -112,62 +121,48 @@ function UsedBy({ children, probes, query }: { children: readonly TemplateSummar
           </ul>
         </>
       )}
-      {probes.count !== undefined && probes.count > 0 && (
+      {(probes.count === undefined || probes.count > 0 || probes.error) && (
         <>
-          <h4 id="used-by-probes">{counted(probes.count, 'probe', 'probes')}</h4>
-          <ul className="used-by-list" aria-labelledby="used-by-probes">
-            {probes.probes.map((probe) => (
-              <li key={String(probe.pk)}>
-                <a href={href(`/probes/vendor/${String(probe.pk)}`)}>{String(probe.name)}</a>
-                <span className="muted">
-                  {' '}
-                  — {String(probe.address)}
-                  {probe.location ? `, ${String(probe.location)}` : ''}
-                </span>
-              </li>
-            ))}
-          </ul>
-          {probes.probes.length < probes.count && (
-            <button type="button" onClick={probes.more} disabled={probes.loading}>
-              Show more probes ({(probes.count - probes.probes.length).toLocaleString()} not shown)
-            </button>
-          )}
+          <h4 id="used-by-probes">{probes.count === undefined ? 'Probes' : counted(probes.count, 'probe', 'probes')}</h4>
+          {/* Room for a few rows; the list scrolls (and reads its pages) beyond them. */}
+          <div className="used-by-probes" style={{ height: `calc(${rowsShown * ROW_HEIGHT}px + 4.2rem)` }}>
+            <VirtualTable
+              label={`Probes using ${name}`}
+              list={probes.list}
+              columns={PROBE_COLUMNS}
+              rowKey={(row) => String(row.pk)}
+              emptyText="No probe uses this template."
+              onOpen={(row) => navigate(href(`/probes/vendor/${String(row.pk)}`))}
+            />
+          </div>
         </>
-      )}
-      {probes.loading && probes.count === undefined && (
-        <p className="loading" role="status">
-          Loading the probes that use it…
-        </p>
       )}
     </section>
   );
 }
 
-/** What deleting will do, as far as the screen knows; the server has the last word (rule 8). */
-function deleteMessage(templates: number, probes: number | undefined): string {
-  const users = [...(templates > 0 ? [counted(templates, 'template', 'templates')] : []), ...(probes ? [counted(probes, 'probe', 'probes')] : [])];
-  if (users.length > 0) return `It is used by ${users.join(' and ')}: the server refuses to delete a template in use until they use another template.`;
-  return 'The template and its interfaces and protocols are deleted; the history keeps a trace.';
-}
+/** What deleting will do; only offered when nothing uses the template (the server has the last word, rule 8). */
+const DELETE_MESSAGE = 'The template and its interfaces and protocols are deleted, with any change not saved; the history keeps a trace.';
 
 function TemplateDetail({
   pk,
   templates,
   query,
   onChanged,
+  onDeleted,
 }: {
   pk: number;
   templates: readonly TemplateSummary[];
   query: Record<string, string>;
   onChanged: () => void;
+  onDeleted: (what: string) => void;
 }) {
   const template = useObject(`${TEMPLATES_PATH}${pk}/`);
   const [deleting, setDeleting] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const [generation, setGeneration] = useState(0);
   const options = useMemo(() => parentOptions(templates, pk), [templates, pk]);
   const children = useMemo(() => templates.filter((t) => t.parent === pk), [templates, pk]);
-  const probes = useTemplateProbes(pk, generation);
+  const probes = useTemplateProbes(pk);
+  const usedBy = useRef<HTMLDivElement>(null);
 
   if (template.error) {
     const gone = template.error instanceof ApiFailure && template.error.status === 404;
@@ -183,6 +178,18 @@ function TemplateDetail({
   if (!template.data) return <p className="loading" role="status">Loading the template…</p>;
   const data = template.data;
   const parent = typeof data.parent_tmpl === 'number' ? templates.find((t) => t.pk === data.parent_tmpl) : undefined;
+  // A template in use is not offered for deletion: what uses it is counted, and shown on request.
+  const users = probes.count === undefined ? undefined : usersText(children.length, probes.count);
+  const deletable = probes.count !== undefined && users === undefined;
+  const reload = () => {
+    template.reload();
+    probes.list.getState().refresh();
+  };
+  const showUsers = () => {
+    const section = usedBy.current?.querySelector<HTMLElement>('#used-by');
+    section?.scrollIntoView({ block: 'start' });
+    (section?.querySelector<HTMLElement>('[role="grid"]') ?? section)?.focus();
+  };
 
   return (
     <section aria-labelledby="template-title" className="detail">
@@ -204,24 +211,28 @@ function TemplateDetail({
           <a className="button" href={href('/probes/new/vendor', { template: String(pk) })}>
             New probe from it
           </a>
-          <button
-            type="button"
-            onClick={() => {
-              setSaved(false);
-              template.reload();
-              setGeneration((g) => g + 1);
-            }}
-          >
+          <button type="button" onClick={() => leaveThen(reload)}>
             Reload
           </button>
-          <button type="button" className="danger" onClick={() => setDeleting(true)}>
+          <button
+            type="button"
+            className="danger"
+            disabled={!deletable}
+            aria-describedby={users ? 'template-in-use' : undefined}
+            title={probes.count === undefined ? 'Checking what uses it…' : users ? 'In use: it cannot be deleted' : undefined}
+            onClick={() => setDeleting(true)}
+          >
             Delete
           </button>
         </div>
       </header>
-      {saved && (
-        <p className="notice ok" role="status">
-          Saved. Templates and probes that inherit from it follow.
+      {users && (
+        <p className="notice info in-use" id="template-in-use">
+          In use by{' '}
+          <button type="button" className="link" onClick={showUsers}>
+            {users}
+          </button>
+          : it can be deleted once they use another template.
         </p>
       )}
       <ResourceForm
@@ -230,26 +241,35 @@ function TemplateDetail({
         labels={TEMPLATE_LABELS}
         refOptions={{ parent_tmpl: options }}
         submitLabel="Save changes"
+        savedText="Saved. Templates and probes that inherit from it follow."
         onSubmit={async (payload) => {
-          setSaved(false);
           await api.patch(`${TEMPLATES_PATH}${pk}/`, payload);
-          setSaved(true);
-          template.reload();
-          setGeneration((g) => g + 1);
+          reload();
           onChanged();
         }}
       />
-      <UsedBy children={children} probes={probes} query={query} />
+      <div ref={usedBy}>
+        <UsedBy name={String(data.name)} children={children} probes={probes} query={query} />
+      </div>
       {deleting && (
         <ConfirmDialog
           title={`Delete the template ${String(data.name)}?`}
-          message={deleteMessage(children.length, probes.count)}
+          message={DELETE_MESSAGE}
           confirmLabel="Delete template"
           onClose={() => setDeleting(false)}
           onConfirm={async (comment) => {
-            await api.delete(`${TEMPLATES_PATH}${pk}/`, comment ? { comment } : undefined);
+            try {
+              await api.delete(`${TEMPLATES_PATH}${pk}/`, comment ? { comment } : undefined);
+            } catch (error) {
+              // Something came to use it meanwhile: say so in counts, and show what uses it now.
+              reload();
+              onChanged();
+              throw error instanceof ApiFailure ? new Error(summariseRefusal(error.message)) : error;
+            }
             onChanged();
-            navigate(href('/templates', query));
+            onDeleted(`Deleted the template ${String(data.name)}.`);
+            // The form's changes went with the template: nothing is left to ask about.
+            navigate(href('/templates', query), { force: true });
           }}
         />
       )}
@@ -279,7 +299,8 @@ function NewTemplate({ parent, templates, query, onCreated }: { parent: number |
         onSubmit={async (payload) => {
           const created = await api.post(TEMPLATES_PATH, payload);
           onCreated();
-          navigate(href(`/templates/${String(created.pk)}`, query));
+          // Created: the form's values are saved, leaving it loses nothing.
+          navigate(href(`/templates/${String(created.pk)}`, query), { force: true });
         }}
       />
     </section>
@@ -308,6 +329,15 @@ export function TemplatesScreen() {
   const route = useRoute();
   const summaries = useTemplateSummaries();
   const templates = useMemo(() => summaries.data ?? [], [summaries.data]);
+  const { counts: probeCounts, error: countsError } = useProbeCounts(templates, summaries.data);
+  // Counted over every template, so that a search that hides some children does not change them.
+  const usageOf = useMemo(() => {
+    const children = new Map<number, number>();
+    for (const t of templates) if (t.parent !== null) children.set(t.parent, (children.get(t.parent) ?? 0) + 1);
+    return (pk: number) => usageBadge(children.get(pk) ?? 0, probeCounts?.get(pk));
+  }, [templates, probeCounts]);
+  // What the last delete did, said in the empty pane it leaves; gone once another template is open.
+  const [deleted, setDeleted] = useState<string | undefined>();
   const search = route.query.get('search') ?? '';
   // The list's parameters (the search) travel with every link of the screen.
   const query = useMemo((): Record<string, string> => (search ? { search } : {}), [search]);
@@ -316,6 +346,9 @@ export function TemplatesScreen() {
   const creating = second === 'new';
   const parentParam = route.query.get('parent');
   const newParent = parentParam && /^-?\d+$/.test(parentParam) ? Number(parentParam) : undefined;
+  useEffect(() => {
+    if (second !== undefined) setDeleted(undefined);
+  }, [second]);
 
   const forest = useMemo(() => filterForest(buildForest(templates), search), [templates, search]);
   const onSearch = useCallback(
@@ -352,20 +385,28 @@ export function TemplatesScreen() {
           )}
           {summaries.data && templates.length === 0 && <p className="empty">No template yet. Create one: probes created from it take its parameters.</p>}
           {templates.length > 0 && forest.length === 0 && <p className="empty">No template matches the search.</p>}
-          {forest.length > 0 && <TemplateTreeView forest={forest} selected={selected} onOpen={open} expandAll={search !== ''} />}
+          {forest.length > 0 && <TemplateTreeView forest={forest} selected={selected} onOpen={open} expandAll={search !== ''} usageOf={usageOf} />}
         </div>
         <div className="vtable-foot" role="status" aria-live="polite">
           {summaries.data ? `${templates.length.toLocaleString()} ${templates.length === 1 ? 'template' : 'templates'}` : ''}
           {summaries.loading && summaries.data ? ' · loading…' : ''}
+          {countsError ? ` · the probes using each template could not be counted: ${countsError}` : ''}
         </div>
       </section>
       <div className="detail-pane">
         {creating ? (
           <NewTemplate parent={newParent} templates={templates} query={query} onCreated={summaries.reload} />
         ) : selected !== undefined ? (
-          <TemplateDetail key={selected} pk={selected} templates={templates} query={query} onChanged={summaries.reload} />
+          <TemplateDetail key={selected} pk={selected} templates={templates} query={query} onChanged={summaries.reload} onDeleted={setDeleted} />
         ) : (
-          <p className="empty">Select a template to see and change it, and the probes and templates that use it.</p>
+          <>
+            {deleted && (
+              <p className="notice ok" role="status">
+                {deleted}
+              </p>
+            )}
+            <p className="empty">Select a template to see and change it, and the probes and templates that use it.</p>
+          </>
         )}
       </div>
     </div>

@@ -11,9 +11,11 @@ interface Props {
   readonly onOpen: (pk: number) => void;
   /** Expand everything regardless of what the user collapsed (while a search is shown). */
   readonly expandAll?: boolean;
+  /** What uses a template, as its row's badge says it ("2 templates · 31 probes"). */
+  readonly usageOf?: (pk: number) => string | undefined;
 }
 
-export function TemplateTreeView({ forest, selected, onOpen, expandAll = false }: Props) {
+export function TemplateTreeView({ forest, selected, onOpen, expandAll = false, usageOf }: Props) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
   const effective = useMemo(() => (expandAll ? new Set<number>() : collapsed), [expandAll, collapsed]);
   const rows = useMemo(() => visibleRows(forest, effective), [forest, effective]);
@@ -59,6 +61,7 @@ export function TemplateTreeView({ forest, selected, onOpen, expandAll = false }
       const hasChildren = node.children.length > 0;
       const expanded = hasChildren ? !effective.has(pk) : undefined;
       const labelId = `template-tree-${pk}`;
+      const usage = usageOf?.(pk);
       return (
         <li
           key={pk}
@@ -68,6 +71,7 @@ export function TemplateTreeView({ forest, selected, onOpen, expandAll = false }
           }}
           role="treeitem"
           aria-labelledby={labelId}
+          aria-describedby={usage ? `${labelId}-usage` : undefined}
           aria-level={level}
           aria-posinset={index + 1}
           aria-setsize={nodes.length}
@@ -101,7 +105,11 @@ export function TemplateTreeView({ forest, selected, onOpen, expandAll = false }
               {name}
             </span>
             {descr && <span className="tree-descr">{descr}</span>}
-            {hasChildren && <span className="tree-count">{node.children.length}</span>}
+            {usage && (
+              <span id={`${labelId}-usage`} className="tree-count" title="What uses this template">
+                {usage}
+              </span>
+            )}
           </div>
           {hasChildren && expanded && (
             <ul role="group" className="tree-group">
