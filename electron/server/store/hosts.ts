@@ -162,9 +162,9 @@ export class Hosts {
   }
 
   /** Index the stored identity of `ip` again (after a write of its row, in the same transaction). */
-  private reindex(ip: string, data: string): void {
+  private reindex(ip: string, identity: JsonObject): void {
     const pk = this.store.query('SELECT pk FROM host_id WHERE ip = ?').pluck().get(ip) as number;
-    this.search.index(pk, JSON.parse(data) as JsonObject);
+    this.search.index(pk, identity);
   }
 
   /** The stored host of a normalised address, if any. */
@@ -187,7 +187,7 @@ export class Hosts {
       data: record.data,
     });
     if (this.hasLocal(record.ip)) this.refresh([record.ip]);
-    else this.reindex(record.ip, record.data);
+    else this.reindex(record.ip, JSON.parse(record.data) as JsonObject);
   }
 
   /** Is this exactly the central part stored for its address (a pull need not write it)? */
@@ -239,7 +239,7 @@ export class Hosts {
         hostnames: hostnamesText(identity),
         data,
       });
-      this.reindex(ip, data);
+      this.reindex(ip, identity);
       count++;
     }
     return count;
