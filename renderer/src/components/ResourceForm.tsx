@@ -22,7 +22,7 @@ import {
   initialValues,
   isWritableField,
   itemsOf,
-  messagesOf,
+  fieldMessages, messagesOf,
   overridesIn,
   type RefChoices,
   type RefOption,
@@ -307,7 +307,7 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
         </div>
       );
     }
-    const messages = messagesOf(fieldErrors);
+    const messages = fieldMessages(field, fieldErrors);
     return (
       <div
         key={name}
