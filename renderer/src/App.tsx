@@ -29,11 +29,11 @@ function isScreen(path: string | undefined): path is ScreenPath {
   return SCREENS.some((s) => s.path === path);
 }
 
+// Asked as the page loads, not after the first render: the first list waits for its answer.
+void useSession.getState().check();
+
 export function App() {
   const session = useSession((s) => s.state);
-  useEffect(() => {
-    void useSession.getState().check();
-  }, []);
   useEffect(() => {
     if (session === 'signed-out') document.title = 'Sign in — Outpost';
   }, [session]);

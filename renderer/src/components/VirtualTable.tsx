@@ -7,7 +7,7 @@
  * focus. A column with an ordering field sorts the list when its header is clicked.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useStore, type StoreApi } from 'zustand';
 import type { JsonObject } from '../../../shared/resources';
 import type { PagedListState } from '../stores/pagedList';
@@ -65,6 +65,14 @@ function fullText(column: Column, row: JsonObject): string {
   return cellText(row[column.key]);
 }
 
+let rootFont: number | undefined;
+
+/** The root font size in pixels, read once (reading styles on every render would force a style recalc). */
+function rootFontPx(): number {
+  rootFont ??= parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  return rootFont;
+}
+
 /** The width of the list, followed as the window or the panes change. */
 function useWidth(element: RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
@@ -112,8 +120,8 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
   const [focused, setFocused] = useState(false);
   const [clipped, setClipped] = useState<readonly { title: string; text: string }[]>([]);
   const width = useWidth(frame);
-  const remPx = typeof document === 'undefined' ? 16 : parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  const { shown: columns, hidden } = fitColumns(allColumns, width, remPx);
+  const remPx = rootFontPx();
+  const { shown: columns, hidden } = useMemo(() => fitColumns(allColumns, width, remPx), [allColumns, width, remPx]);
 
   const virtualizer = useVirtualizer({
     count: count ?? 0,
@@ -173,7 +181,8 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
       if (cell.title !== text) cell.title = text;
     });
   });
-  // The keyboard's row: which of its cells are cut, to show them whole under it.
+  // The keyboard's row: which of its cells are cut, to show them whole under it (measured only
+  // when that row, its data or the focus change: never while merely scrolling).
   useLayoutEffect(() => {
     if (!focused) return setClipped((before) => (before.length === 0 ? before : []));
     const cells = scroller.current?.querySelectorAll<HTMLElement>(`#${CSS.escape(activeId)} [role='gridcell']`) ?? [];
@@ -181,7 +190,7 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
     cells.forEach((cell, i) => {
       const column = columns[i];
       if (column && activeRow && cell.scrollWidth > cell.clientWidth + 1) cut.push({ title: column.title, text: fullText(column, activeRow) || (cell.textContent ?? '') });
-    });
+    }, [focused, active, activeRow, activeId, columns]);
     setClipped((before) => (JSON.stringify(before) === JSON.stringify(cut) ? before : cut));
   });
   return (
