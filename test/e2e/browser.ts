@@ -15,6 +15,9 @@ export const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** The user's language and time zone, pinned: dates are shown in the user's form. */
+export const USER_FORM = { locale: 'en-US', timezoneId: 'UTC' } as const;
+
 /** The renderer is built once per test run, by the global setup (test/helpers/globalSetup.ts). */
 export function buildRenderer(): void {
   if (!fs.existsSync(path.join(RENDERER_DIR, 'index.html'))) throw new Error(`the renderer build is missing in ${RENDERER_DIR}`);
@@ -41,7 +44,7 @@ export async function openApp(options: { viewport?: { width: number; height: num
   buildRenderer();
   const server = await startAppServer({ rendererDir: RENDERER_DIR });
   const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 860 } });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 860 }, ...USER_FORM });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(String(error)));
@@ -62,12 +65,12 @@ export async function openApp(options: { viewport?: { width: number; height: num
   };
 }
 
-/** Through the login page, with the token, as a user of `outpost serve` does. */
+/** Through the app's own sign-in screen, with the token, as a user of `outpost serve` does. */
 export async function signIn(page: Page, url: string): Promise<void> {
-  await page.goto(`${url}/api-auth/login/?next=/`);
-  await page.getByLabel(/token/i).fill(ADMIN_TOKEN);
-  await page.getByRole('button', { name: /log in|sign in/i }).click();
-  await page.waitForURL(`${url}/`);
+  await page.goto(`${url}/`);
+  await page.getByLabel('API token').fill(ADMIN_TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
 }
 
 /**
@@ -95,7 +98,7 @@ export interface PageSession {
 export async function openAppAt(url: string, options: { viewport?: { width: number; height: number }; expectedStatuses?: readonly number[] } = {}): Promise<PageSession> {
   buildRenderer();
   const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 860 } });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 860 }, ...USER_FORM });
   const page = await context.newPage();
   const problems: string[] = [];
   const expected = new RegExp(['403', '404', '400', '409', ...(options.expectedStatuses ?? []).map(String)].join('|'));

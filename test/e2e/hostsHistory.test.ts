@@ -199,9 +199,11 @@ describe('host lookup and history in the browser', () => {
     const hostnames = page.getByRole('table', { name: /Hostnames/ });
     expect(await hostnames.getByRole('row').allTextContents()).toEqual([
       'HostnameFirst seenLast seen',
-      'mail.acme-logistics.example2026-03-02 07:42:10 UTC2026-03-19 18:03:55 UTC',
-      'smtp.acme-logistics.example2026-03-04 07:42:10 UTC2026-03-17 18:03:55 UTC',
+      'mail.acme-logistics.exampleMar 2, 2026, 7:42 AMMar 19, 2026, 6:03 PM',
+      'smtp.acme-logistics.exampleMar 4, 2026, 7:42 AMMar 17, 2026, 6:03 PM',
     ]);
+    // The user's form, and the exact UTC value on hover.
+    expect(await hostnames.locator('time').first().getAttribute('title')).toBe('2026-03-02 07:42:10.218331 UTC');
     const services = page.getByRole('table', { name: /Services/ });
     const rows = await services.getByRole('row').allTextContents();
     expect(rows).toHaveLength(5);
@@ -288,9 +290,10 @@ describe('host lookup and history in the browser', () => {
     // The seen-in window: last seen on or after its first day, first seen on or before its last.
     await open('#/hosts');
     await listCount('6 rows');
-    await page.getByLabel('Seen from (UTC)').fill('2026-03-19');
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await page.getByLabel('Seen from (UTC day)').fill('2026-03-19');
     await listCount('4 rows');
-    await page.getByLabel('Seen until (UTC)').fill('2026-03-02');
+    await page.getByLabel('Seen until (UTC day)').fill('2026-03-02');
     await listCount('2 rows');
     expect(hashParam('start_date')).toBe(windowParam('2026-03-19', 'start'));
     expect(hashParam('end_date')).toBe(windowParam('2026-03-02', 'end'));
@@ -298,7 +301,7 @@ describe('host lookup and history in the browser', () => {
 
     await open('#/hosts');
     await listCount('6 rows');
-    const query = page.getByLabel('Query (host_id_qfilter)');
+    const query = page.getByLabel('Query', { exact: true });
     await query.fill('host_id.services.port:443 AND NOT host_id.net_info.agg:internet');
     await page.getByRole('button', { name: 'Apply query' }).click();
     await listCount('1 row');

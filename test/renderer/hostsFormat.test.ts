@@ -1,7 +1,7 @@
 /** The Host lookup screen's pure helpers (renderer/src/screens/hostsFormat.ts). */
 import { describe, expect, test } from 'vitest';
 import type { JsonValue } from '../../shared/resources';
-import { checkAddress, flattenErrors, formatSeen, invalidEntries, windowDay, windowParam } from '../../renderer/src/screens/hostsFormat';
+import { checkAddress, flattenErrors, formatSeen, hostOrderingLabel, invalidEntries, windowDay, windowParam } from '../../renderer/src/screens/hostsFormat';
 
 describe('host lookup helpers', () => {
   test('an address is taken in its canonical form, and anything else says why not', () => {
@@ -48,5 +48,13 @@ describe('host lookup helpers', () => {
     });
     expect(invalidEntries({ non_field_errors: ['Expected a list of items but got type "dict".'] }, 2)).toBeUndefined();
     expect(flattenErrors({ non_field_errors: ['Expected a list of items but got type "dict".'] })).toEqual([{ path: '', message: 'Expected a list of items but got type "dict".' }]);
+  });
+
+  test('the known hosts’ ordering fields read as words, not as the API’s field names', () => {
+    expect(hostOrderingLabel('host_id.tls.ja3_count')).toEqual({ label: 'Number of TLS JA3 fingerprints', kind: 'number' });
+    expect(hostOrderingLabel('host_id.services_count')).toEqual({ label: 'Number of services', kind: 'number' });
+    expect(hostOrderingLabel('host_id.http.user_agent_count')).toEqual({ label: 'Number of HTTP user agents', kind: 'number' });
+    expect(hostOrderingLabel('host_id.last_seen')).toEqual({ label: 'Last seen', kind: 'date' });
+    expect(hostOrderingLabel('ip')).toEqual({ label: 'Address', kind: 'text' });
   });
 });

@@ -130,3 +130,14 @@ describe('changed fields and values in words (resourceFormModel.ts)', () => {
     expect(displayValue([{ pk: 3, name: 'eth0', active: true }, { name: 'eth1', active: false }])).toBe('eth0, eth1 (off)');
   });
 });
+
+describe('field messages match the field', () => {
+  test('an address field that takes host names says so in the API’s refusal', async () => {
+    const { fieldMessages } = await import('../../renderer/src/components/resourceFormModel');
+    expect(fieldMessages({ kind: 'string', format: 'address' }, ['Enter a valid IPv4 or IPv6 address.'])).toEqual([
+      'Enter a valid IPv4 or IPv6 address, or a host name (probe-1.example.com).',
+    ]);
+    expect(fieldMessages({ kind: 'string' }, ['Enter a valid IPv4 or IPv6 address.'])).toEqual(['Enter a valid IPv4 or IPv6 address.']);
+    expect(fieldMessages({ kind: 'string', format: 'address' }, ['This field may not be blank.'])).toEqual(['This field may not be blank.']);
+  });
+});

@@ -358,3 +358,47 @@ describe('cookies', () => {
     expect(setCookieHeaders(['a=1', 'b=2', 'c=3'])).toEqual({ 'Set-Cookie': ['a=1', 'b=2', 'c=3'] });
   });
 });
+
+describe('the app’s own sign-in screen: /api-auth/session/ and the login form answered in JSON', () => {
+  test('the session check answers 200 signed out (null) and gives the form token cookie', async () => {
+    const browser = new Browser(server.url);
+    const reply = await browser.send('GET', '/api-auth/session/', { headers: { Accept: 'application/json' } });
+    expect(reply.status).toBe(200);
+    expect(reply.json()).toEqual({ user: null });
+    expect(browser.jar.get('csrftoken')).toMatch(/^[0-9a-f]{64}$/);
+    expect((await browser.send('POST', '/api-auth/session/')).status).toBe(405);
+  });
+
+  test('the session check names the user of a token (the desktop app) or of a session', async () => {
+    const byToken = await request(server.url, 'GET', '/api-auth/session/', { token: ADMIN_TOKEN });
+    expect(byToken.json()).toEqual({ user: { pk: 1, username: 'admin', role: 'Superuser' } });
+    const bad = await request(server.url, 'GET', '/api-auth/session/', { headers: { Authorization: 'Token nope nope' } });
+    expect([bad.status, bad.json()]).toEqual([200, { user: null }]);
+  });
+
+  test('a JSON sign-in answers the user and opens the session; wrong credentials a 400 in DRF’s shape, not a page', async () => {
+    const browser = new Browser(server.url);
+    await browser.send('GET', '/api-auth/session/');
+    const csrfmiddlewaretoken = browser.jar.get('csrftoken')!;
+    const wrong = await browser.send('POST', '/api-auth/login/', { form: { csrfmiddlewaretoken, token: 'f'.repeat(40) }, headers: { Accept: 'application/json' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json().non_field_errors[0]).toContain('Please enter a correct username and password, or a valid API token.');
+    const right = await browser.send('POST', '/api-auth/login/', { form: { csrfmiddlewaretoken, token: ADMIN_TOKEN }, headers: { Accept: 'application/json' } });
+    expect(right.status).toBe(200);
+    expect(right.json()).toEqual({ user: { pk: 1, username: 'admin', role: 'Superuser' } });
+    expect(browser.jar.get('sessionid')).toBeTruthy();
+    expect((await browser.send('GET', '/api-auth/session/')).json().user.username).toBe('admin');
+
+    // Sign-out asked in JSON: 204, cookies cleared, and the session check says so.
+    const out = await browser.send('POST', '/api-auth/logout/', { headers: { Accept: 'application/json', 'X-CSRFToken': browser.jar.get('csrftoken')! } });
+    expect(out.status).toBe(204);
+    expect((await browser.send('GET', '/api-auth/session/')).json()).toEqual({ user: null });
+  });
+
+  test('a JSON sign-in without the form token is refused as forged (403), as the form is', async () => {
+    const browser = new Browser(server.url);
+    const reply = await browser.send('POST', '/api-auth/login/', { form: { token: ADMIN_TOKEN }, headers: { Accept: 'application/json' } });
+    expect(reply.status).toBe(403);
+    expect(reply.json().detail).toContain('expired or was sent from another site');
+  });
+});

@@ -14,7 +14,8 @@ import crypto from 'node:crypto';
 import { MESSAGES, message } from '../../../shared/api/messages';
 import { parseQuery, queryGet, type QueryPairs } from '../../../shared/api/queryString';
 import type { ApiRequest, ApiResponse, HeaderValue, PageRoute } from '../http/types';
-import { CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../routing/auth';
+import { ApiError } from '../../../shared/api/errors';
+import { authenticate, CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../routing/auth';
 import { jsonResponse, originOf, SECURITY_HEADERS } from '../http/responses';
 import type { Services } from '../store/services';
 import { sameSecret } from '../store/secrets';
@@ -23,6 +24,8 @@ import { browsableHeaders, escapeHtml, htmlDocument, logoutForm, newNonce } from
 
 export const LOGIN_PATH = '/api-auth/login/';
 export const LOGOUT_PATH = '/api-auth/logout/';
+/** Outpost's own: who the request is signed in as (the app's sign-in screen asks it first). */
+export const SESSION_PATH = '/api-auth/session/';
 const DEFAULT_NEXT = '/rest/';
 
 // ---------------------------------------------------------------------------------------------
@@ -177,6 +180,40 @@ function credentialsUser(services: Services, fields: QueryPairs): UserRecord | u
   return user && user.password !== '' && matches ? user : undefined;
 }
 
+/**
+ * The app's own sign-in screen posts the same form asking for JSON (`Accept: application/json`):
+ * it is answered with the user (200) or the form's error in DRF's shape (400, 403) instead of a
+ * redirect or a page. The checks are the same.
+ */
+function wantsJson(req: ApiRequest): boolean {
+  return /\bapplication\/json\b/i.test(req.headers.accept ?? '');
+}
+
+function userJson(user: UserRecord): { pk: number; username: string; role: string } {
+  return { pk: user.pk, username: user.username, role: user.role };
+}
+
+function jsonWithCookies(status: number, body: Parameters<typeof jsonResponse>[1], cookies: readonly string[]): ApiResponse {
+  const response = jsonResponse(status, body);
+  return { ...response, headers: { ...response.headers, 'Cache-Control': 'no-store', ...(cookies.length > 0 ? setCookieHeaders(cookies) : {}) } };
+}
+
+/**
+ * `GET /api-auth/session/`: who the request is signed in as (a session, or the token the desktop
+ * app's protocol adds), or `null`; always 200, so that a first visit logs no failed request. A
+ * browser without a `csrftoken` cookie gets one: the sign-in form's token.
+ */
+function sessionAnswer(req: ApiRequest, services: Services): ApiResponse {
+  let user: UserRecord | undefined;
+  try {
+    user = authenticate(req, services.users)?.user;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+  }
+  const { cookie } = formTokenOf(req);
+  return jsonWithCookies(200, { user: user && user.is_active ? userJson(user) : null }, cookie ? [cookie] : []);
+}
+
 const WRONG_CREDENTIALS = 'Please enter a correct username and password, or a valid API token. Both are case-sensitive.';
 const INACTIVE = 'This account is inactive.';
 const FORGED = 'This login form expired or was sent from another site. Please try again.';
@@ -185,7 +222,11 @@ function login(req: ApiRequest, services: Services): ApiResponse {
   const fields = formFields(req);
   const next = queryGet(fields, 'next') ?? queryGet(parseQuery(req.rawQuery), 'next');
   const username = queryGet(fields, 'username') ?? '';
-  const again = (status: number, error: string) => showForm(req, services, status, { ...(next ? { next } : {}), username, error });
+  const json = wantsJson(req);
+  const again = (status: number, error: string) =>
+    json
+      ? jsonWithCookies(status === 403 ? 403 : 400, status === 403 ? { detail: error } : { non_field_errors: [error] }, [])
+      : showForm(req, services, status, { ...(next ? { next } : {}), username, error });
   if (!sameOriginPost(req, fields)) return again(403, FORGED);
   const user = credentialsUser(services, fields);
   if (!user) return again(200, WRONG_CREDENTIALS);
@@ -194,10 +235,9 @@ function login(req: ApiRequest, services: Services): ApiResponse {
   if (previous) services.users.closeSession(previous);
   const session = services.users.openSession(user.pk);
   const secure = req.scheme === 'https';
-  return redirect(safeNextPath(next) ?? DEFAULT_NEXT, [
-    setCookie(SESSION_COOKIE, session.key, { httpOnly: true, secure }),
-    setCookie(CSRF_COOKIE, session.csrf, { httpOnly: false, secure }),
-  ]);
+  const cookies = [setCookie(SESSION_COOKIE, session.key, { httpOnly: true, secure }), setCookie(CSRF_COOKIE, session.csrf, { httpOnly: false, secure })];
+  if (json) return jsonWithCookies(200, { user: userJson(user) }, cookies);
+  return redirect(safeNextPath(next) ?? DEFAULT_NEXT, cookies);
 }
 
 /**
@@ -217,10 +257,9 @@ function logout(req: ApiRequest, services: Services): ApiResponse {
   }
   const next = queryGet(fields, 'next') ?? queryGet(parseQuery(req.rawQuery), 'next');
   const secure = req.scheme === 'https';
-  return redirect(safeNextPath(next) ?? LOGIN_PATH, [
-    clearCookie(SESSION_COOKIE, { httpOnly: true, secure }),
-    clearCookie(CSRF_COOKIE, { httpOnly: false, secure }),
-  ]);
+  const cookies = [clearCookie(SESSION_COOKIE, { httpOnly: true, secure }), clearCookie(CSRF_COOKIE, { httpOnly: false, secure })];
+  if (wantsJson(req)) return { status: 204, headers: { ...SECURITY_HEADERS, 'Cache-Control': 'no-store', ...setCookieHeaders(cookies) }, body: null };
+  return redirect(safeNextPath(next) ?? LOGIN_PATH, cookies);
 }
 
 function atPath(req: ApiRequest, path: string): boolean {
@@ -244,6 +283,12 @@ export function loginPages(services: Services): PageRoute[] {
       const next = queryGet(parseQuery(req.rawQuery), 'next');
       const page = showForm(req, services, 200, next ? { next } : {});
       return req.method === 'HEAD' ? withoutBody(page) : page;
+    },
+    (req) => {
+      if (!atPath(req, SESSION_PATH)) return undefined;
+      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.method, 'GET, HEAD');
+      const answer = sessionAnswer(req, services);
+      return req.method === 'HEAD' ? withoutBody(answer) : answer;
     },
     (req) => {
       if (!atPath(req, LOGOUT_PATH)) return undefined;

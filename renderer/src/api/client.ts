@@ -83,9 +83,11 @@ function isWorkspaceConflict(status: number, body: JsonValue): body is JsonObjec
   return status === 409 && typeof body === 'object' && body !== null && !Array.isArray(body) && body.code === 'workspace_changed' && typeof body.workspace === 'string';
 }
 
-/** Where a signed-out browser goes (the server's login page brings it back). */
-export function signIn(): void {
-  window.location.assign(`/api-auth/login/?next=${encodeURIComponent(window.location.pathname + window.location.hash)}`);
+let signedOut: () => void = () => undefined;
+
+/** What to do when a request is refused for want of credentials (the app shows its sign-in screen). */
+export function onSignedOut(handler: () => void): void {
+  signedOut = handler;
 }
 
 export async function request<T extends JsonValue = JsonValue>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -118,7 +120,7 @@ export async function request<T extends JsonValue = JsonValue>(method: string, p
   }
   if (!reply.ok) {
     if (reply.status === 403 && typeof body === 'object' && body !== null && !Array.isArray(body) && body.detail === 'Authentication credentials were not provided.') {
-      signIn();
+      signedOut();
     }
     if (isWorkspaceConflict(reply.status, body)) workspaceChanged(body.workspace);
     throw new ApiFailure(reply.status, body);

@@ -7,6 +7,7 @@ import { takeWorkspaceNotice } from '../api/client';
 import { href, setLeaveGuard } from '../router';
 import { useStatus } from '../stores/status';
 import { hasUnsavedChanges, leaveThen, onBeforeUnload } from '../stores/unsavedChanges';
+import { syncShown } from '../stores/syncModel';
 import { SyncIndicator } from './SyncIndicator';
 import { UnsavedChangesDialog } from './UnsavedChangesDialog';
 
@@ -31,24 +32,32 @@ function StatusBar() {
     restarting: 'restarting…',
     failed: 'not running',
   };
+  const workspace = app ? `${app.workspace} (${app.mode === 'bound' ? 'bound to a central server' : 'standalone'})` : '…';
+  const serverLine = `Local server: ${serverText[server.state]}${server.message ? ` — ${server.message}` : ''}`;
+  const sync = syncShown(server.state, error, app?.sync ?? null);
   return (
     <footer className="statusbar" role="contentinfo" aria-label="Status">
-      <span>
+      <span title={`Workspace: ${workspace}`}>
         Workspace: <strong data-testid="status-workspace">{app?.workspace ?? '…'}</strong>
-        {app && <span className="mode"> ({app.mode === 'bound' ? 'bound to a central server' : 'standalone'})</span>}
+        {app && <span className="mode"> ({app.mode === 'bound' ? 'bound' : 'standalone'})</span>}
       </span>
-      <span>
+      <span title={serverLine}>
         Local server: <strong className={`server-${server.state}`}>{serverText[server.state]}</strong>
         {server.message ? ` — ${server.message}` : ''}
       </span>
-      {app?.sync && <SyncIndicator sync={app.sync} />}
-      {app && <span>Signed in as {app.user.username}</span>}
+      {sync === 'shown' && app?.sync && <SyncIndicator sync={app.sync} />}
+      {sync === 'unknown' && (
+        <span className="sync-unknown" title="The central server's state is read through the local server, which does not answer now.">
+          Central server: <strong>unknown</strong>
+        </span>
+      )}
+      {app && <span className="signed-in" title={`Signed in as ${app.user.username} (${app.user.role})`}>Signed in as {app.user.username}</span>}
       {error && (
-        <span className="error" role="alert">
+        <span className="error" role="alert" title={error}>
           {error}
         </span>
       )}
-      {app && <span className="version">Outpost {app.version}</span>}
+      {app && <span className="version" title={`Outpost ${app.version}`}>Outpost {app.version}</span>}
     </footer>
   );
 }
@@ -68,7 +77,7 @@ function useLeaveGuard(): void {
   }, []);
 }
 
-export function AppShell({ current, children }: { current: ScreenPath; children: ReactNode }) {
+export function AppShell({ current, children }: { current: ScreenPath | undefined; children: ReactNode }) {
   useLeaveGuard();
   return (
     <div className="shell">

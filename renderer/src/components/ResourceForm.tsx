@@ -30,7 +30,7 @@ import {
   initialValues,
   isWritableField,
   itemsOf,
-  messagesOf,
+  fieldMessages, messagesOf,
   overridesIn,
   type RefChoices,
   type RefOption,
@@ -426,7 +426,7 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
         </div>
       );
     }
-    const messages = messagesOf(fieldErrors);
+    const messages = fieldMessages(field, fieldErrors);
     return (
       <div
         key={name}

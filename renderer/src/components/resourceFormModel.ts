@@ -36,6 +36,18 @@ export function messagesOf(value: JsonValue | undefined): string[] {
   return [String(value)];
 }
 
+/** The API's address message, said of a field that also takes host names (api.md §3.3). */
+const ADDRESS_ONLY = 'Enter a valid IPv4 or IPv6 address.';
+const ADDRESS_OR_HOST = 'Enter a valid IPv4 or IPv6 address, or a host name (probe-1.example.com).';
+
+/**
+ * A field's messages as its form shows them: the API words an address field's refusal as if only
+ * IP addresses were taken (DRF's wording, kept by the server); the form says what the field takes.
+ */
+export function fieldMessages(field: Pick<Field, 'kind'> & { readonly format?: string }, value: JsonValue | undefined): string[] {
+  return messagesOf(value).map((message) => (field.format === 'address' && message === ADDRESS_ONLY ? ADDRESS_OR_HOST : message));
+}
+
 /** An error value's messages as one line for a control; undefined when there are none. */
 export function errorLineOf(value: JsonValue | undefined): string | undefined {
   const messages = messagesOf(value);

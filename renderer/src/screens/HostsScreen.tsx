@@ -15,7 +15,9 @@ import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, usePagedList } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { useStatus } from '../stores/status';
-import { checkAddress, formatSeen, windowDay, windowParam } from './hostsFormat';
+import { DateTime, dateTitle } from '../components/DateTime';
+import { activeFilters, emptyListText } from '../components/listModel';
+import { checkAddress, hostOrderingLabel, windowDay, windowParam } from './hostsFormat';
 import { HostView } from './hostsIdentity';
 import { EveImport } from './hostsEve';
 import { HostImport } from './hostsImport';
@@ -34,12 +36,24 @@ function hostnames(row: JsonObject): string {
   return items.map((item) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? String(item.host ?? '') : '')).join(', ');
 }
 
+function lastSeen(row: JsonObject): string {
+  const value = hostIdOf(row).last_seen;
+  return typeof value === 'string' ? value : '';
+}
+
 const COLUMNS: readonly Column[] = [
-  { key: 'ip', title: 'Address', width: 'minmax(8rem, 1fr)' },
-  { key: 'hostnames', title: 'Hostnames', width: 'minmax(9rem, 1.6fr)', render: hostnames },
-  { key: 'hits', title: 'Hits', width: '4rem' },
-  { key: 'services', title: 'Services', width: '5rem', render: (row) => String(hostIdOf(row).services_count ?? 0) },
-  { key: 'last_seen', title: 'Last seen (UTC)', width: '10.25rem', render: (row) => formatSeen(hostIdOf(row).last_seen).replace(/:\d\d UTC$/, '') },
+  { key: 'ip', title: 'Address', width: 'minmax(7.5rem, 1fr)', sort: 'ip' },
+  { key: 'hostnames', title: 'Hostnames', width: 'minmax(8rem, 1.6fr)', render: hostnames, priority: 1 },
+  { key: 'hits', title: 'Hits', width: '4.5rem', sort: 'hits', priority: 2 },
+  { key: 'services', title: 'Services', width: '5.5rem', sort: 'host_id.services_count', priority: 3, render: (row) => String(hostIdOf(row).services_count ?? 0) },
+  {
+    key: 'last_seen',
+    title: 'Last seen',
+    width: 'minmax(9rem, 1fr)',
+    sort: 'host_id.last_seen',
+    render: (row) => <DateTime value={lastSeen(row)} />,
+    text: (row) => dateTitle(lastSeen(row)),
+  },
 ];
 
 /** The address box: checked here, so that a typing mistake explains itself before any request. */
@@ -91,7 +105,34 @@ function LookupForm({ current, onLookup }: { current: string | undefined; onLook
   );
 }
 
-/** The seen-in window (`start_date`/`end_date`, epoch seconds) and the `host_id_qfilter` query. */
+/** The seen-in window (`start_date`/`end_date`, epoch seconds), in the Filters popover. */
+function SeenWindow({ params, errors, onChange }: FilterBarProps) {
+  const set = (name: string, value: string | undefined) => {
+    const next: Record<string, string> = { ...params };
+    if (value === undefined || value === '') delete next[name];
+    else next[name] = value;
+    onChange(next);
+  };
+  const windowErrors = [errorLineOf(errors.start_date), errorLineOf(errors.end_date)].filter((m) => m !== undefined);
+  return (
+    <>
+      <label htmlFor="hosts-start">
+        Seen from (UTC day)
+        <input id="hosts-start" type="date" value={windowDay(params.start_date)} onChange={(e) => set('start_date', windowParam(e.target.value, 'start'))} />
+      </label>
+      <label htmlFor="hosts-end">
+        Seen until (UTC day)
+        <input id="hosts-end" type="date" value={windowDay(params.end_date)} onChange={(e) => set('end_date', windowParam(e.target.value, 'end'))} />
+      </label>
+      {windowErrors.length > 0 && <p className="field-error">{windowErrors.join(' ')}</p>}
+    </>
+  );
+}
+
+/** Filters of the screen's own beside the declared ones: the window and the query. */
+const HOST_FILTERS = ['start_date', 'end_date', 'host_id_qfilter'];
+
+/** The `host_id_qfilter` query (api.md §7). */
 function HostFilters({
   params,
   errors,
@@ -107,20 +148,8 @@ function HostFilters({
     onChange(next);
   };
   const queryError = errorLineOf(errors.host_id_qfilter);
-  const windowErrors = [errorLineOf(errors.start_date), errorLineOf(errors.end_date)].filter((m) => m !== undefined);
   return (
     <div className="host-filters">
-      <div className="toolbar host-window">
-        <label htmlFor="hosts-start">
-          Seen from (UTC)
-          <input id="hosts-start" type="date" value={windowDay(params.start_date)} onChange={(e) => set('start_date', windowParam(e.target.value, 'start'))} />
-        </label>
-        <label htmlFor="hosts-end">
-          Seen until (UTC)
-          <input id="hosts-end" type="date" value={windowDay(params.end_date)} onChange={(e) => set('end_date', windowParam(e.target.value, 'end'))} />
-        </label>
-        {windowErrors.length > 0 && <p className="field-error">{windowErrors.join(' ')}</p>}
-      </div>
       <form
         className="qfilter"
         onSubmit={(event) => {
@@ -128,7 +157,7 @@ function HostFilters({
           set('host_id_qfilter', query.trim());
         }}
       >
-        <label htmlFor="hosts-qfilter">Query (host_id_qfilter)</label>
+        <label htmlFor="hosts-qfilter">Query</label>
         <div className="qfilter-row">
           <input
             id="hosts-qfilter"
@@ -153,7 +182,7 @@ function HostFilters({
           </p>
         ) : (
           <p id="hosts-qfilter-help" className="muted hint">
-            Elasticsearch query-string syntax: <code>field:value</code>, <code>*</code> wildcards, <code>AND</code>/<code>OR</code>/<code>NOT</code>,
+            Filters the hosts by their identity, in Elasticsearch query-string syntax: <code>field:value</code>, <code>*</code> wildcards, <code>AND</code>/<code>OR</code>/<code>NOT</code>,
             parentheses, <code>&gt;</code> on numbers and dates.
           </p>
         )}
@@ -237,7 +266,9 @@ export function HostsScreen() {
         </header>
         <LookupForm current={checked && 'ip' in checked ? checked.ip : address} onLookup={open} />
         <h2 className="known-title">Known hosts</h2>
-        <ListToolbar resource={hostId} params={params} onChange={onParams} />
+        <ListToolbar resource={hostId} params={params} onChange={onParams} orderingLabel={hostOrderingLabel} moreFilters={HOST_FILTERS}>
+          <SeenWindow params={params} errors={failure?.fieldErrors() ?? {}} onChange={onParams} />
+        </ListToolbar>
         <HostFilters params={params} errors={failure?.fieldErrors() ?? {}} onChange={onParams} />
         <VirtualTable
           label="Known hosts"
@@ -245,7 +276,13 @@ export function HostsScreen() {
           columns={COLUMNS}
           rowKey={(row) => String(row.ip)}
           selectedKey={checked && 'ip' in checked ? checked.ip : undefined}
-          emptyText="No known host matches. Import a host identity file, or change the search, window and query."
+          sorting={{ ordering: params.ordering, defaultOrdering: hostId.defaultOrdering, onSort: (ordering) => onParams({ ...params, ordering }) }}
+          emptyText={emptyListText(
+            'known host',
+            activeFilters(params, [...hostId.filters, ...HOST_FILTERS]).length,
+            (params.search ?? '') !== '',
+            'No host is known yet. Import an EVE log or a host identity file.',
+          )}
           onOpen={(row) => open(String(row.ip))}
         />
       </section>

@@ -9,6 +9,7 @@ import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ListToolbar } from '../components/ListToolbar';
+import { activeFilters, emptyListText } from '../components/listModel';
 import { ResourceForm } from '../components/ResourceForm';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, useObject, usePagedList, useRefOptions } from '../hooks';
@@ -31,7 +32,8 @@ const COLUMNS: readonly Column[] = [
   {
     key: 'name',
     title: 'Name',
-    width: 'minmax(10rem, 2fr)',
+    width: 'minmax(9rem, 2fr)',
+    sort: 'name',
     render: (row) => (
       <span className="name-cell">
         <span className="name-text">{String(row.name ?? '')}</span>
@@ -39,11 +41,11 @@ const COLUMNS: readonly Column[] = [
       </span>
     ),
   },
-  { key: 'type', title: 'Family', width: '6rem' },
-  { key: 'address', title: 'Address', width: 'minmax(8rem, 1.2fr)' },
-  { key: 'location', title: 'Location', width: 'minmax(8rem, 1.2fr)' },
-  { key: 'version', title: 'Version', width: '6rem' },
-  { key: 'enabled', title: 'Enabled', width: '5rem', render: (row) => (row.enabled ? 'yes' : 'no') },
+  { key: 'type', title: 'Family', width: '5.5rem', sort: 'type', priority: 2 },
+  { key: 'address', title: 'Address', width: 'minmax(7.5rem, 1.2fr)', sort: 'address' },
+  { key: 'location', title: 'Location', width: 'minmax(7rem, 1.2fr)', sort: 'location', priority: 1 },
+  { key: 'version', title: 'Version', width: '5.5rem', priority: 3 },
+  { key: 'enabled', title: 'Enabled', width: '5rem', priority: 2, render: (row) => (row.enabled ? 'yes' : 'no') },
 ];
 
 function isFamily(value: string | undefined): value is Family {
@@ -204,7 +206,8 @@ export function ProbesScreen() {
           columns={COLUMNS}
           rowKey={(row) => `${String(row.type)}:${String(row.pk)}`}
           selectedKey={selected}
-          emptyText={Object.keys(params).length > 0 ? 'No probe matches. Change the search and filters.' : 'No probe yet. Create one with the buttons above.'}
+          sorting={{ ordering: params.ordering, defaultOrdering: appliances.defaultOrdering, onSort: (ordering) => onParams({ ...params, ordering }) }}
+          emptyText={emptyListText('probe', activeFilters(params, appliances.filters).length, (params.search ?? '') !== '', 'No probe yet. Create one with the buttons above.')}
           onOpen={(row) => navigate(href(`/probes/${String(row.type)}/${String(row.pk)}`, params))}
         />
       </section>

@@ -3,6 +3,7 @@
  * and `net_info` by. Read by everyone, changed by managers; a bad item is named by the server.
  */
 import { useEffect, useState } from 'react';
+import { parseHomeNets } from '../../../shared/eve/identity';
 import { ApiFailure, appCall } from '../api/client';
 import { useStatus } from '../stores/status';
 
@@ -27,7 +28,14 @@ export function HomeNets() {
     return () => controller.abort();
   }, []);
 
+  // Only a CIDR list is accepted: said as it is typed, and the save waits for a valid list.
+  const checked = parseHomeNets(text);
+  const invalid = 'error' in checked ? `${checked.error.charAt(0).toUpperCase()}${checked.error.slice(1)}.` : undefined;
+  const shownError = error ?? (text !== saved ? invalid : undefined);
+  const saveBlocked = text === saved ? 'Nothing changed yet.' : invalid ? 'Correct the list first.' : undefined;
+
   const save = async () => {
+    if (invalid) return;
     setError(undefined);
     setNotice(undefined);
     try {
@@ -57,21 +65,35 @@ export function HomeNets() {
           id="home-nets"
           value={text}
           disabled={!manager}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? 'home-nets-error' : undefined}
-          onChange={(event) => setText(event.target.value)}
+          title={text}
+          spellCheck={false}
+          aria-invalid={shownError ? 'true' : undefined}
+          aria-describedby={shownError ? 'home-nets-error' : !manager ? 'home-nets-readonly' : undefined}
+          onChange={(event) => {
+            setText(event.target.value);
+            setError(undefined);
+          }}
         />
-        {error && (
+        {shownError && (
           <p id="home-nets-error" className="field-error" role="alert">
-            {error}
+            {shownError}
           </p>
         )}
         {manager ? (
-          <button type="submit" disabled={text === saved}>
-            Save home networks
-          </button>
+          <div className="actions">
+            <button type="submit" disabled={saveBlocked !== undefined} title={saveBlocked} aria-describedby={saveBlocked ? 'home-nets-save-help' : undefined}>
+              Save home networks
+            </button>
+            {saveBlocked && (
+              <span id="home-nets-save-help" className="muted">
+                {saveBlocked}
+              </span>
+            )}
+          </div>
         ) : (
-          <p className="muted">Only a Superuser or an Admin may change them.</p>
+          <p id="home-nets-readonly" className="muted">
+            Only a Superuser or an Admin may change them.
+          </p>
         )}
         {notice && <p role="status">{notice}</p>}
       </form>

@@ -12,6 +12,8 @@ import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { HomeNets } from './SettingsHomeNets';
 import { useObject } from '../hooks';
+import { DateTime } from '../components/DateTime';
+import { useSession } from '../stores/session';
 import { useStatus } from '../stores/status';
 import { useRemotes } from '../stores/sync';
 import { Remotes } from './SettingsRemotes';
@@ -25,6 +27,36 @@ function messageOf(error: unknown): string {
     return error.message;
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Text to the clipboard; a page without the Clipboard API copies through a selection. */
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard) return navigator.clipboard.writeText(text);
+  const area = document.createElement('textarea');
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  document.execCommand('copy');
+  area.remove();
+}
+
+/** Sign out of a browser session; the desktop app has no session to end (its window is signed in). */
+function SignOut({ username }: { username: string }) {
+  const signOut = useSession((s) => s.signOut);
+  const desktop = bridge.kind === 'electron';
+  return (
+    <div className="sign-out">
+      <h3>Session</h3>
+      <div className="actions">
+        <button type="button" disabled={desktop} aria-describedby="sign-out-help" onClick={() => void signOut()}>
+          Sign out
+        </button>
+        <span id="sign-out-help" className="muted">
+          {desktop ? 'The desktop app is signed in by its own local key: close the window to leave.' : `Ends the session of ${username} in this browser.`}
+        </span>
+      </div>
+    </div>
+  );
 }
 
 function Account() {
@@ -49,7 +81,9 @@ function Account() {
           <dt>Role</dt>
           <dd>{String(user.data.role)}</dd>
           <dt>Joined</dt>
-          <dd>{String(user.data.date_joined)}</dd>
+          <dd>
+            <DateTime value={typeof user.data.date_joined === 'string' ? user.data.date_joined : undefined} />
+          </dd>
         </dl>
       )}
       <h3 id="token-title">Edit Token</h3>
@@ -64,19 +98,37 @@ function Account() {
           <button type="button" onClick={() => setVisible((v) => !v)} aria-pressed={visible}>
             {visible ? 'Hide' : 'Show'}
           </button>
+          <button
+            type="button"
+            disabled={!shown}
+            title={shown ? 'Copy the token to the clipboard' : 'There is no token to copy yet'}
+            onClick={() => {
+              setNotice(undefined);
+              void copyText(shown ?? '').then(
+                () => setNotice('Token copied to the clipboard.'),
+                () => setNotice(undefined),
+              );
+            }}
+          >
+            Copy
+          </button>
         </div>
       </div>
       {token.error && <p className="notice error" role="alert">{token.error.message}</p>}
       {notice && <p className="notice ok" role="status">{notice}</p>}
       <div className="actions">
-        <button type="button" className="primary" onClick={() => setConfirming(true)}>
-          Regenerate
+        <button type="button" className="danger" onClick={() => setConfirming(true)} aria-describedby="regenerate-help">
+          Regenerate…
         </button>
+        <span id="regenerate-help" className="muted">
+          The current token stops working at once.
+        </span>
       </div>
+      <SignOut username={app.user.username} />
       {confirming && (
         <ConfirmDialog
           title="Regenerate the token?"
-          message="Scripts using the current token will be refused until they use the new one."
+          message="The current token stops working at once: every script and client that uses it is refused until it is given the new one. This cannot be undone."
           confirmLabel="Regenerate token"
           onClose={() => setConfirming(false)}
           onConfirm={async (comment) => {
@@ -95,6 +147,8 @@ interface WorkspaceRow {
   readonly name: string;
   readonly current: boolean;
   readonly sizeBytes: number;
+  /** The central server it is bound to; null when standalone. */
+  readonly remote: string | null;
 }
 
 function Workspaces() {
@@ -112,7 +166,14 @@ function Workspaces() {
   const load = async () => {
     try {
       const body = await appCall('workspaces');
-      setRows((body.workspaces as JsonObject[]).map((w) => ({ name: String(w.name), current: w.current === true, sizeBytes: Number(w.sizeBytes) })));
+      setRows(
+        (body.workspaces as JsonObject[]).map((w) => ({
+          name: String(w.name),
+          current: w.current === true,
+          sizeBytes: Number(w.sizeBytes),
+          remote: typeof w.remote === 'string' ? w.remote : null,
+        })),
+      );
     } catch (failure) {
       setError(messageOf(failure));
     }
@@ -121,15 +182,18 @@ function Workspaces() {
     void load();
   }, []);
 
-  const act = async (what: () => Promise<unknown>, done?: string) => {
+  /** True when it worked; a failure is shown and leaves the forms as typed. */
+  const act = async (what: () => Promise<unknown>, done?: string): Promise<boolean> => {
     setError(undefined);
     setNotice(undefined);
     try {
       await what();
       if (done) setNotice(done);
       await load();
+      return true;
     } catch (failure) {
       setError(messageOf(failure));
+      return false;
     }
   };
 
@@ -168,12 +232,16 @@ function Workspaces() {
     <section aria-labelledby="workspaces-title" className="settings-card">
       <h2 id="workspaces-title">Workspaces</h2>
       <p className="muted">Each workspace is one database in this data folder; the app works on one at a time.</p>
+      <p id="workspace-current-help" className="muted">
+        The open workspace (marked “current”) cannot be opened again or deleted: open another one first.
+      </p>
       {error && <p className="notice error" role="alert">{error}</p>}
       {notice && <p className="notice ok" role="status">{notice}</p>}
       <table className="data" aria-label="Workspaces">
         <thead>
           <tr>
             <th scope="col">Name</th>
+            <th scope="col">Central server</th>
             <th scope="col">Size</th>
             <th scope="col">Actions</th>
           </tr>
@@ -187,7 +255,8 @@ function Workspaces() {
                     className="inline"
                     onSubmit={(e) => {
                       e.preventDefault();
-                      void act(() => appCall('renameWorkspace', { params: { name: row.name }, body: { name: renaming.to } }), 'Workspace renamed.').then(() => {
+                      void act(() => appCall('renameWorkspace', { params: { name: row.name }, body: { name: renaming.to } }), 'Workspace renamed.').then((done) => {
+                        if (!done) return;
                         setRenaming(undefined);
                         void useStatus.getState().refresh();
                       });
@@ -208,9 +277,17 @@ function Workspaces() {
                   </>
                 )}
               </th>
+              <td>{row.remote ? <>bound to “{row.remote}”</> : <span className="muted">standalone</span>}</td>
               <td>{(row.sizeBytes / 1024).toFixed(0)} KiB</td>
               <td className="actions">
-                <button type="button" disabled={row.current} onClick={() => void open(row.name)} aria-label={`Open workspace ${row.name}`}>
+                <button
+                  type="button"
+                  disabled={row.current}
+                  title={row.current ? 'This workspace is the one open now' : undefined}
+                  aria-describedby={row.current ? 'workspace-current-help' : undefined}
+                  onClick={() => void open(row.name)}
+                  aria-label={`Open workspace ${row.name}`}
+                >
                   Open
                 </button>
                 <button type="button" onClick={() => setRenaming({ from: row.name, to: row.name })} aria-label={`Rename workspace ${row.name}`}>
@@ -219,7 +296,15 @@ function Workspaces() {
                 <button type="button" onClick={() => void exportOne(row.name)} aria-label={`Export workspace ${row.name}`}>
                   Export
                 </button>
-                <button type="button" className="danger" disabled={row.current} onClick={() => setDeleting(row.name)} aria-label={`Delete workspace ${row.name}`}>
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={row.current}
+                  title={row.current ? 'The open workspace cannot be deleted: open another one first' : undefined}
+                  aria-describedby={row.current ? 'workspace-current-help' : undefined}
+                  onClick={() => setDeleting(row.name)}
+                  aria-label={`Delete workspace ${row.name}`}
+                >
                   Delete
                 </button>
               </td>
@@ -233,7 +318,8 @@ function Workspaces() {
         onSubmit={(e) => {
           e.preventDefault();
           const bound = newRemote === '' ? '' : `, bound to the central server "${newRemote}"`;
-          void act(() => appCall('createWorkspace', { body: { name: newName, ...(newRemote === '' ? {} : { remote: newRemote }) } }), `Workspace "${newName.trim()}" created${bound}.`).then(() => {
+          void act(() => appCall('createWorkspace', { body: { name: newName, ...(newRemote === '' ? {} : { remote: newRemote }) } }), `Workspace "${newName.trim()}" created${bound}.`).then((done) => {
+            if (!done) return;
             setNewName('');
             setNewRemote('');
           });

@@ -12,7 +12,7 @@ import { href, useRoute } from '../router';
 import { useStatus } from '../stores/status';
 import { followSync, useSync } from '../stores/sync';
 import { ConflictView } from './ConflictView';
-import { formatSeen } from './hostsFormat';
+import { DateTime, dateTitle } from '../components/DateTime';
 import {
   ageText,
   CONNECTION_TEXT,
@@ -42,7 +42,7 @@ function When({ value, now }: { value: string | null; now: number }) {
   if (!value) return <span className="muted">never</span>;
   return (
     <>
-      <time dateTime={value}>{formatSeen(value)}</time> <span className="muted">({ageText(value, now)})</span>
+      <DateTime value={value} /> <span className="muted">({ageText(value, now)})</span>
     </>
   );
 }
@@ -243,7 +243,7 @@ function Outbox({ entries, now }: { entries: readonly EntryView[]; now: number }
                 </td>
                 <td>{entry.comment ?? <span className="muted">—</span>}</td>
                 <td>
-                  <time dateTime={entry.created} title={formatSeen(entry.created)}>
+                  <time dateTime={entry.created} title={dateTitle(entry.created)}>
                     {ageText(entry.created, now)}
                   </time>
                 </td>
@@ -292,7 +292,9 @@ export function SyncScreen() {
   const error = useSync((s) => s.error);
   const syncNow = useSync((s) => s.syncNow);
   const now = useNow();
-  useEffect(() => followSync(), []);
+  // A standalone workspace has nothing to sync: no request is made for it.
+  const mode = useStatus((s) => s.app?.mode);
+  useEffect(() => (mode === 'bound' ? followSync() : undefined), [mode]);
 
   const conflictsRoute = route.segments[1] === 'conflicts';
   const seqText = route.segments[2];
@@ -300,7 +302,8 @@ export function SyncScreen() {
   const syncing = status?.syncing === true;
 
   let body;
-  if (!loaded) body = <p className="loading" role="status">Loading…</p>;
+  if (mode === 'standalone') body = <Standalone />;
+  else if (!loaded) body = <p className="loading" role="status">Loading…</p>;
   else if (unavailable?.status === 404) body = <Standalone />;
   else if (unavailable) {
     body = (
@@ -330,7 +333,7 @@ export function SyncScreen() {
             Back to Sync
           </a>
         ) : (
-          status && (
+          status && mode === 'bound' && (
             <div className="actions">
               <button type="button" className="primary" disabled={syncing} onClick={() => void syncNow()}>
                 {syncing ? 'Syncing…' : 'Sync now'}

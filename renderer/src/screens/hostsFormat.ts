@@ -129,3 +129,31 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]!}`;
 }
+
+/** The lists of a host identity in words, for ordering by their counts. */
+const HOST_LIST_WORDS: Readonly<Record<string, string>> = {
+  net_info: 'networks',
+  hostname: 'hostnames',
+  username: 'users',
+  roles: 'roles',
+  client_service: 'client services',
+  'http.user_agent': 'HTTP user agents',
+  'tls.ja3': 'TLS JA3 fingerprints',
+  'tls.ja4': 'TLS JA4 fingerprints',
+  'ssh.client': 'SSH clients',
+  services: 'services',
+};
+
+/**
+ * The known hosts' ordering fields in words (api.md §7): `host_id.tls.ja3_count` → "Number of
+ * TLS JA3 fingerprints"; the kind says what ascending means.
+ */
+export function hostOrderingLabel(field: string): { label: string; kind: 'text' | 'number' | 'date' } {
+  if (field === 'ip') return { label: 'Address', kind: 'text' };
+  if (field === 'hits') return { label: 'Hits', kind: 'number' };
+  if (field === 'host_id.first_seen') return { label: 'First seen', kind: 'date' };
+  if (field === 'host_id.last_seen') return { label: 'Last seen', kind: 'date' };
+  const list = /^host_id\.(.+)_count$/.exec(field)?.[1];
+  if (list !== undefined) return { label: `Number of ${HOST_LIST_WORDS[list] ?? list}`, kind: 'number' };
+  return { label: field, kind: 'text' };
+}

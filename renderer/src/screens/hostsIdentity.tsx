@@ -7,7 +7,7 @@ import { useId, type ReactNode } from 'react';
 import { hostId, type HostListName, type JsonObject, type JsonValue } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { useObject } from '../hooks';
-import { formatSeen } from './hostsFormat';
+import { DateTime } from '../components/DateTime';
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,7 +25,7 @@ function text(value: JsonValue | undefined): string {
 }
 
 function Seen({ value }: { value: JsonValue | undefined }) {
-  return <time title={value === undefined || value === null ? undefined : String(value)}>{formatSeen(value)}</time>;
+  return <DateTime value={typeof value === 'string' ? value : value === undefined || value === null ? undefined : String(value)} />;
 }
 
 interface Column {

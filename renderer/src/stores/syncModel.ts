@@ -101,3 +101,13 @@ export function parseRemotes(value: JsonValue): RemoteInfo[] {
     hasToken: r.hasToken === true,
   }));
 }
+
+/**
+ * Whether the status bar may show the central server's state: only what the local server said
+ * while it answers. A stopped local server, or an unanswered status read, leaves that state
+ * unknown ("Online" beside "Local server: not running" would be a stale claim).
+ */
+export function syncShown(server: 'starting' | 'running' | 'restarting' | 'failed', readError: string | undefined, sync: SyncStatusView | null): 'shown' | 'unknown' | 'none' {
+  if (sync === null) return 'none';
+  return server === 'running' && readError === undefined ? 'shown' : 'unknown';
+}

@@ -1,0 +1,43 @@
+/**
+ * Checks of what a user can read on a screen, run in the page (issue 11):
+ *
+ * - every form field the user needs is wide enough to use (text fields and selects at least
+ *   3rem, any control at least 12 px) and not cut by a pane or a scroll box around it;
+ * - every list cell (grid cells, table cells) has some width, is not cut by its pane, and when
+ *   its text is cut (an ellipsis) it carries its full value as a tooltip (its title);
+ * - the status bar is one line.
+ *
+ * Each problem comes back as one line naming the element, so that a failure says what to fix.
+ * And `axeViolations`: an axe-core audit's serious and critical violations.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+// Evaluated rather than added as a <script>: the app's Content-Security-Policy refuses inline scripts.
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const LAYOUT_PROBLEMS = fs.readFileSync(new URL('./layoutProblems.browser.js', import.meta.url), 'utf8');
+
+/** What is clipped on the page now (empty when all is readable). */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`(${LAYOUT_PROBLEMS.trim()})()`);
+}
+
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string;
+  readonly help: string;
+  readonly targets: readonly string[];
+}
+
+/** The axe-core audit's serious and critical violations on the page now. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(`${AXE_SOURCE}\n;true`);
+  const found = await page.evaluate<{ id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[]>(
+    "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)",
+  );
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
+}
