@@ -128,14 +128,18 @@ describe('inheritance at a glance', () => {
     await create(VENDOR, { name: 'station-w1', address: '10.15.1.1', parent_tmpl: west.pk });
     await open('#/templates?search=stations');
     const item = (name: string) => page.getByRole('treeitem', { name, exact: true });
+    // The badge as drawn (CSS, from data-usage), which is also the item's accessible description.
     const badge = (name: string) => item(name).locator(':scope > .tree-row > .tree-count');
-    await expect.poll(() => badge('Stations').textContent()).toBe('2 templates · 3 probes');
-    await expect.poll(() => badge('Stations west').textContent()).toBe('1 probe');
+    const usage = (name: string) => badge(name).getAttribute('data-usage');
+    await expect.poll(() => usage('Stations')).toBe('2 templates · 3 probes');
+    await expect.poll(() => usage('Stations west')).toBe('1 probe');
+    // A screen reader reads the same as the item's description.
+    expect(await page.locator(`#${await item('Stations').getAttribute('aria-describedby')}`).textContent()).toBe('2 templates · 3 probes');
     expect(await badge('Stations east').count()).toBe(0);
     // A search that hides a child does not change what is counted.
     await page.getByRole('searchbox', { name: 'Search' }).fill('west');
     await page.waitForURL(/search=west/);
     await expect.poll(() => item('Stations east').count()).toBe(0);
-    expect(await badge('Stations').textContent()).toBe('2 templates · 3 probes');
+    expect(await usage('Stations')).toBe('2 templates · 3 probes');
   });
 });

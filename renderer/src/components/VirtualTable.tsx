@@ -189,10 +189,14 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
     const cut: { title: string; text: string }[] = [];
     cells.forEach((cell, i) => {
       const column = columns[i];
-      if (column && activeRow && cell.scrollWidth > cell.clientWidth + 1) cut.push({ title: column.title, text: fullText(column, activeRow) || (cell.textContent ?? '') });
-    }, [focused, active, activeRow, activeId, columns]);
+      // A cell is cut when it overflows, or when a part of what it renders does (a name beside a marker).
+      const overflows = (element: Element) => element.scrollWidth > element.clientWidth + 1;
+      if (column && activeRow && (overflows(cell) || [...cell.querySelectorAll('*')].some(overflows))) {
+        cut.push({ title: column.title, text: fullText(column, activeRow) || (cell.textContent ?? '') });
+      }
+    });
     setClipped((before) => (JSON.stringify(before) === JSON.stringify(cut) ? before : cut));
-  });
+  }, [focused, active, activeRow, activeId, columns]);
   return (
     <div className="vtable" ref={frame}>
       <div className="vtable-head" role="presentation" style={{ gridTemplateColumns: template }}>

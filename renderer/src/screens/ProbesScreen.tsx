@@ -34,6 +34,7 @@ const COLUMNS: readonly Column[] = [
     title: 'Name',
     width: 'minmax(9rem, 2fr)',
     sort: 'name',
+    text: (row) => String(row.name ?? ''),
     render: (row) => (
       <span className="name-cell">
         <span className="name-text">{String(row.name ?? '')}</span>

@@ -106,9 +106,14 @@ export function TemplateTreeView({ forest, selected, onOpen, expandAll = false, 
             </span>
             {descr && <span className="tree-descr">{descr}</span>}
             {usage && (
-              <span id={`${labelId}-usage`} className="tree-count" title="What uses this template">
-                {usage}
-              </span>
+              // The badge is drawn by CSS from data-usage and read as the item's description (the
+              // hidden text): the item's name stays the template's name alone.
+              <>
+                <span className="tree-count" data-usage={usage} title="What uses this template" aria-hidden="true" />
+                <span id={`${labelId}-usage`} className="visually-hidden">
+                  {usage}
+                </span>
+              </>
             )}
           </div>
           {hasChildren && expanded && (
