@@ -73,12 +73,24 @@ export async function signIn(page: Page, url: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).waitFor();
 }
 
+/** The size of the README's pictures: a common laptop screen. */
+export const SCREENSHOT_SIZE = { width: 1366, height: 768 } as const;
+
 /**
- * The page as a PNG: into docs/screenshots when OUTPOST_SCREENSHOTS=1 (to refresh the README's
- * pictures), else into a temporary folder, so that a test run leaves the working tree clean.
+ * A README picture of the page: at 1366×768, into docs/screenshots when OUTPOST_SCREENSHOTS=1
+ * (`npm run screenshots`), else into a temporary folder, so that a test run leaves the working
+ * tree clean. The page gets its own size back afterwards.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const folder = process.env.OUTPOST_SCREENSHOTS === '1' ? SCREENSHOTS : path.join(os.tmpdir(), 'outpost-screenshots');
+  const toDocs = process.env.OUTPOST_SCREENSHOTS === '1';
+  const before = page.viewportSize();
+  if (toDocs) await page.setViewportSize(SCREENSHOT_SIZE);
+  await snapshot(page, name, toDocs ? SCREENSHOTS : undefined);
+  if (toDocs && before) await page.setViewportSize(before);
+}
+
+/** The page as a PNG as it is now, into a temporary folder (pictures for looking into a failure). */
+export async function snapshot(page: Page, name: string, folder = path.join(os.tmpdir(), 'outpost-screenshots')): Promise<void> {
   fs.mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: path.join(folder, `${name}.png`) });
 }

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openApp, screenshot, type Session } from './browser';
+import { openApp, snapshot, type Session } from './browser';
 import { axeViolations, layoutProblems } from './layoutCheck';
 
 const SIZES = [
@@ -95,7 +95,7 @@ describe('every screen at 1000×700, 1366×768 and 1920×1080', () => {
       test(`${screen.name} at ${size.width}×${size.height}: nothing the user needs is clipped, and axe finds no serious violation`, async () => {
         await page.setViewportSize(size);
         await show(screen.hash(), screen.ready);
-        await screenshot(page, `layout-${screen.name}-${size.width}`);
+        await snapshot(page, `layout-${screen.name}-${size.width}`);
         expect(await layoutProblems(page)).toEqual([]);
         expect(await axeViolations(page)).toEqual([]);
       });
