@@ -311,6 +311,7 @@ function segmentsOf(file: string, from: number, size: number): SegmentTask[] {
 
 /** Import EVE sources into the open workspace's host evidence; the summary, or an EveImportError. */
 export async function importEve(services: Services, options: EveImportOptions): Promise<EveSummary> {
+  const T0 = performance.now();
   const homeNets = options.homeNets === undefined ? undefined : parseHomeNets(options.homeNets);
   if (homeNets && 'error' in homeNets) throw new EveImportError(`--home-net: ${homeNets.error}`);
   const bytesTotal = options.sources.reduce((total, source) => total + (source.size ?? 0), 0);
@@ -540,12 +541,16 @@ export async function importEve(services: Services, options: EveImportOptions): 
     flush();
     if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
     const existing = evidence.stagedKnown(importPk);
+    if (process.env.OUTPOST_EVE_TIMING) process.stderr.write(`TIMING read done ${(performance.now() - T0).toFixed(0)} ms\n`);
+    let t1 = performance.now();
     const touched = services.store.write(() => {
       const ips = evidence.commit(importPk, records);
+      if (process.env.OUTPOST_EVE_TIMING) process.stderr.write(`TIMING commit ${(performance.now() - t1).toFixed(0)} ms\n`); t1 = performance.now();
       if (homeNets && 'networks' in homeNets) {
         evidence.setHomeNets(homeNets.networks.map((n) => n.text));
         services.hosts.refresh(evidence.localIps());
       } else services.hosts.refresh(ips);
+      if (process.env.OUTPOST_EVE_TIMING) process.stderr.write(`TIMING refresh ${(performance.now() - t1).toFixed(0)} ms\n`); t1 = performance.now();
       if (ips.length > 0) {
         services.history.log({ actionType: 'import_host_id', user: options.user ?? adminOf(services), clientIp: '127.0.0.1', comment: null, objects: { count: { value: ips.length } } });
       }

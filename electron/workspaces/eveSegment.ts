@@ -8,6 +8,7 @@
  * a line with no newline before `size` (a probe still writing it) is not read. A line longer
  * than MAX_LINE_BYTES is read past without being held.
  */
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import { EvidenceBatch, type GatheredHost, type GatheredValue } from '../../shared/eve/accumulate';
 import { deriveEvidence } from '../../shared/eve/derive';
@@ -149,7 +150,9 @@ export function readSegment(task: SegmentTask): SegmentResult {
         const lastStart = end - 1 - at;
         const stop = lastStart < i ? newline : chunk.indexOf(0x0a, Math.max(newline, lastStart));
         const runEnd = stop === -1 ? chunk.lastIndexOf(0x0a) : stop;
-        const texts = chunk.toString('utf8', i, runEnd).split('\n');
+        // Most logs are ASCII through and through: such a run is decoded four times faster as ASCII.
+        const run = chunk.subarray(i, runEnd);
+        const texts = run.toString(isAscii(run) ? 'ascii' : 'utf8').split('\n');
         for (const text of texts) tally.line(text);
         i = runEnd + 1;
         lineStart = to = at + i;

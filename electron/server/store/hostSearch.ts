@@ -194,9 +194,12 @@ export class HostSearch {
     store.command("INSERT INTO host_search_state (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(INDEX_VERSION);
   }
 
-  /** Index the identity of host `pk` in place of what was indexed for it (inside the write that stores it). */
-  index(pk: number, data: JsonValue): void {
-    this.unindex(pk);
+  /**
+   * Index the identity of host `pk` in place of what was indexed for it (inside the write that
+   * stores it); `created`: the host is new, nothing was.
+   */
+  index(pk: number, data: JsonValue, created = false): void {
+    if (!created) this.unindex(pk);
     const insert = this.store.command('INSERT OR IGNORE INTO host_term (value_id, pk) VALUES (?, ?)');
     let last = -1;
     for (const [path, value] of flatten(data)) {

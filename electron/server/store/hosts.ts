@@ -226,11 +226,13 @@ export class Hosts {
     for (const ip of ips) {
       const local = this.evidence.local(ip);
       if (!local) continue;
-      const row = this.store.query(`SELECT ${CENTRAL_SQL} AS central, central_hits FROM host_id WHERE ip = ?`).get(ip) as { central: string | null; central_hits: number | null } | undefined;
+      const row = this.store.query(`SELECT pk, ${CENTRAL_SQL} AS central, central_hits FROM host_id WHERE ip = ?`).get(ip) as
+        | { pk: number; central: string | null; central_hits: number | null }
+        | undefined;
       const central = row?.central ? (JSON.parse(row.central) as JsonObject) : undefined;
       const identity = hostIdentity({ ip, central, local, homeNets: networks });
       const data = JSON.stringify(identity);
-      write.run({
+      const written = write.run({
         ip,
         // The larger of the two counts: the central server counts the alerts of this site's probe too (docs/decisions.md).
         hits: Math.max(row?.central_hits ?? 0, local.hits),
@@ -239,7 +241,9 @@ export class Hosts {
         hostnames: hostnamesText(identity),
         data,
       });
-      this.reindex(ip, identity);
+      // A new address has nothing indexed yet, and its pk is the one just given.
+      if (row) this.search.index(row.pk, identity);
+      else this.search.index(Number(written.lastInsertRowid), identity, true);
       count++;
     }
     return count;
