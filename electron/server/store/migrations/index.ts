@@ -1,6 +1,7 @@
 import { initial } from './001_initial';
 import { sync } from './002_sync';
 import { evidence } from './003_evidence';
+import { historyChanges } from './004_history_changes';
 
 export interface Migration {
   readonly version: number;
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'sync', sql: sync },
   { version: 3, name: 'evidence', sql: evidence },
+  { version: 4, name: 'history_changes', sql: historyChanges },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
