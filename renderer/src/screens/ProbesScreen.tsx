@@ -9,6 +9,8 @@ import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ListToolbar } from '../components/ListToolbar';
+import { ConflictNotice } from '../components/ConflictNotice';
+import { HistoryLink } from '../components/HistoryLink';
 import { ResourceForm } from '../components/ResourceForm';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, useObject, usePagedList, useRefOptions } from '../hooks';
@@ -81,6 +83,7 @@ function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: nu
         <span className="muted">
           {title} · pk {pk}
           {family === 'vendor' && <TemplateLink probe={probe.data} />}
+          <HistoryLink type={resource.name} pk={pk} />
         </span>
         <div className="actions" style={{ marginLeft: 'auto' }}>
           <button
@@ -97,6 +100,7 @@ function ProbeDetail({ family, pk, params, onChanged }: { family: Family; pk: nu
           </button>
         </div>
       </header>
+      <ConflictNotice type={resource.name} pk={pk} />
       {saved && (
         <p className="notice ok" role="status">
           Saved.

@@ -7,6 +7,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { vendorProbeTemplate, type JsonObject } from '../../../shared/resources';
 import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConflictNotice } from '../components/ConflictNotice';
+import { HistoryLink } from '../components/HistoryLink';
 import { ResourceForm } from '../components/ResourceForm';
 import type { RefChoices, RefOption } from '../components/resourceFormModel';
 import { useQuery } from '../data/useQuery';
@@ -196,6 +198,7 @@ function TemplateDetail({
               · inherits from <a href={href(`/templates/${parent.pk}`, query)}>{parent.name}</a>
             </>
           )}
+          <HistoryLink type={vendorProbeTemplate.name} pk={pk} />
         </span>
         <div className="actions detail-actions">
           <a className="button" href={href('/templates/new', { ...query, parent: String(pk) })}>
@@ -219,6 +222,7 @@ function TemplateDetail({
           </button>
         </div>
       </header>
+      <ConflictNotice type={vendorProbeTemplate.name} pk={pk} />
       {saved && (
         <p className="notice ok" role="status">
           Saved. Templates and probes that inherit from it follow.
