@@ -8,7 +8,8 @@ import { ApiError } from '../../shared/api/errors';
 import { parseListQuery } from '../../shared/api/listParams';
 import { MESSAGES } from '../../shared/api/messages';
 import { encodeQuery, parseQuery, removeParam, replaceParam } from '../../shared/api/queryString';
-import { parseHistoryRange, type HistoryChanges } from '../../shared/app/history';
+import { fieldChangesJson } from '../../shared/api/fieldChanges';
+import { parseHistoryRange } from '../../shared/app/history';
 import { appPath } from '../../shared/app/routes';
 import type { JsonObject, JsonValue } from '../../shared/resources';
 import { history as historyResource } from '../../shared/resources';
@@ -47,8 +48,7 @@ export function historyHandlers(host: WorkspaceHost): Pick<AppHandlers, HistoryR
       const pk = lookupPk(params.pk ?? '');
       const changes = host.current().services.history.changesOf(pk);
       if (changes === undefined) throw ApiError.detail(404, MESSAGES.notFound);
-      const body: HistoryChanges = { pk, recorded: changes !== null, changes: changes ?? [] };
-      return ok(body as unknown as JsonObject);
+      return ok({ pk, recorded: changes !== null, changes: fieldChangesJson(changes ?? []) });
     },
   };
 }

@@ -68,6 +68,19 @@ export function fieldChanges(resource: Resource, before: JsonObject | undefined,
   return changes;
 }
 
+/** Changes as JSON: `from` and `to` only where the change has them, never beside `secret`. */
+export function fieldChangesJson(changes: readonly FieldChange[]): JsonObject[] {
+  return changes.map((change) => {
+    const out: JsonObject = { field: change.field };
+    if (change.secret) out.secret = true;
+    else {
+      if ('from' in change) out.from = change.from ?? null;
+      if ('to' in change) out.to = change.to ?? null;
+    }
+    return out;
+  });
+}
+
 /** A change of a secret outside a resource's fields (a token regenerated, a password set). */
 export function secretChange(field: string): FieldChange {
   return { field, secret: true };

@@ -3,11 +3,11 @@
  * (api.md §2, §5) plus what an audit needs and the API does not have — a range of days
  * (`date_after`, `date_before`: `YYYY-MM-DD`, both days included, UTC) and the entries naming
  * one object (`object=<type>:<pk>`, e.g. `vendor_probe:7`). Pure: parsed here, turned into SQL
- * by the store. Entries keep the API's shape; each one's field changes are served beside it
- * (`GET /app/history/<pk>/changes`).
+ * by the store. Entries keep the API's shape; each one's field changes are served beside it:
+ * `GET /app/history/<pk>/changes` → `{"pk", "recorded", "changes": [{"field", "from"?, "to"?,
+ * "secret"?}]}`, `recorded` false for an entry with none kept (shared/api/fieldChanges.ts).
  */
 import { parseIsoDate } from '../api/datetime';
-import type { FieldChange } from '../api/fieldChanges';
 
 /** The extra parameters, in the order a filter bar shows them. */
 export const HISTORY_EXTRA_PARAMS = ['date_after', 'date_before', 'object'] as const;
@@ -53,11 +53,4 @@ export function parseHistoryRange(get: (name: string) => string | undefined): { 
     else range.object = { type: match[1]!, pk: Number(match[2]) };
   }
   return Object.keys(errors).length > 0 ? { errors } : { range };
-}
-
-/** `GET /app/history/<pk>/changes`: `recorded` false for entries with no field changes kept (made before they were, or not a field write). */
-export interface HistoryChanges {
-  readonly pk: number;
-  readonly recorded: boolean;
-  readonly changes: readonly FieldChange[];
 }

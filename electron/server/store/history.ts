@@ -4,7 +4,7 @@
  * when read once the object no longer exists (pks are never reused, so the test is exact).
  */
 import { formatDateTime } from '../../../shared/api/datetime';
-import { parseFieldChanges, type FieldChange } from '../../../shared/api/fieldChanges';
+import { fieldChangesJson, parseFieldChanges, type FieldChange } from '../../../shared/api/fieldChanges';
 import type { HistoryRange } from '../../../shared/app/history';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
 import { ACTIONS } from '../../../shared/resources';
@@ -68,7 +68,7 @@ export class History {
           entry.user.username,
           entry.clientIp,
           JSON.stringify(entry.objects),
-          entry.changes === undefined ? null : JSON.stringify(entry.changes),
+          entry.changes === undefined ? null : JSON.stringify(fieldChangesJson(entry.changes)),
         ).lastInsertRowid,
     );
   }
