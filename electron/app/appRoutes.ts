@@ -19,6 +19,7 @@ import { isManager, type UserRecord } from '../server/store/users';
 import { setCookie, setCookieHeaders } from '../server/views/login';
 import { appRoleFor, matchAppRoute } from '../../shared/app/routes';
 import type { AppCall, AppHandlers, Answer } from './appCall';
+import { historyHandlers } from './historyRoutes';
 import { hostHandlers } from './hostRoutes';
 import { centralLink, syncHandlers, syncSummary } from './syncRoutes';
 
@@ -111,6 +112,7 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     }),
     ...syncHandlers(host),
     ...hostHandlers(host),
+    ...historyHandlers(host),
   };
 
   return (req) => {

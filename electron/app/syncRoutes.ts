@@ -175,7 +175,7 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
     syncNow: (call) => {
       const session = sessionOf(host);
       const body = call.body();
-      void session.syncNow({ allowMassDelete: flag(body, 'allowMassDelete'), user: { pk: call.user.pk, username: call.user.username }, recordEmpty: true });
+      void session.syncNow({ allowMassDelete: flag(body, 'allowMassDelete'), user: { pk: call.user.pk, username: call.user.username } });
       return { status: 202, body: toJson(session.engine.status()) };
     },
     conflicts: () => ok(toJson(sessionOf(host).engine.conflicts())),

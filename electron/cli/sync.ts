@@ -136,7 +136,7 @@ export async function syncCommand(args: readonly string[], out: Out): Promise<nu
           process.stderr.write(`\r${bar(progress)}\x1b[K`);
         })
       : () => undefined;
-    const report = await session.syncNow({ allowMassDelete: values['allow-mass-delete'] ?? false, recordEmpty: true });
+    const report = await session.syncNow({ allowMassDelete: values['allow-mass-delete'] ?? false });
     stop();
     if (tty) process.stderr.write('\r\x1b[K');
     if (values.json) out(JSON.stringify({ workspace: host.name, remote: session.config.name, ...report }, null, 2));

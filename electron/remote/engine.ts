@@ -23,8 +23,6 @@ export interface SyncOptions {
   readonly allowMassDelete?: boolean;
   /** Who asked (the local history's user); the local admin when not given. */
   readonly user?: { readonly pk: number; readonly username: string };
-  /** Record push and pull in the history even when they moved nothing (an explicit sync). */
-  readonly recordEmpty?: boolean;
 }
 
 export interface EngineOptions {
@@ -152,8 +150,9 @@ export class SyncEngine {
     return admin ? { pk: admin.pk, username: admin.username } : { pk: 0, username: 'outpost' };
   }
 
+  /** A push or pull that moved nothing leaves no entry (a "Sync now" with nothing to do is silent). */
   private record(actionType: 'sync_push' | 'sync_pull', count: number, options: SyncOptions): void {
-    if (count === 0 && !options.recordEmpty) return;
+    if (count === 0) return;
     this.services.history.log({
       actionType,
       user: this.userOf(options),

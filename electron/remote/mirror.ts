@@ -78,6 +78,11 @@ function referrersOf(endpoint: PulledEndpoint): { endpoint: PulledEndpoint; fiel
   return PULLED.flatMap((r) => referenceFields(r).filter((ref) => ref.target.name === endpoint).map((ref) => ({ endpoint: r.name, field: ref.field })));
 }
 
+/** Endpoints kept in their resource's own table (not the device, threat, host or history stores). */
+function isResourceTable(endpoint: PulledEndpoint): boolean {
+  return endpoint !== 'vendor_device' && endpoint !== 'threat' && endpoint !== 'host_id' && endpoint !== 'history';
+}
+
 export class Mirror {
   /**
    * Objects written while an object they refer to is not here yet (a push's answer names what
@@ -137,6 +142,24 @@ export class Mirror {
 
   base(resource: string, pk: number): JsonObject | undefined {
     return this.services.syncBases.get(resource, pk);
+  }
+
+  /**
+   * What an object of a resource endpoint holds here, as one text: its stored fields but the
+   * times the central server stamps, its items and its list fields; undefined when it is not
+   * here. Equal before and after a write means the write changed nothing anyone reads.
+   */
+  localState(endpoint: PulledEndpoint, pk: number): string | undefined {
+    const plan = PLANS.get(endpoint);
+    if (!plan || !isResourceTable(endpoint)) return undefined;
+    const table = this.services.tableOf(endpoint);
+    const row = table.get(pk);
+    if (!row) return undefined;
+    const json = table.toJson(row);
+    const kept = Object.entries(json).filter(([name]) => table.resource.fields[name]?.kind !== 'datetime');
+    const items = plan.items.map((item) => this.rows.items(item.table, pk));
+    const lists = plan.lists.length > 0 ? [...(this.services.rulesetSources.of([pk]).get(pk) ?? [])].sort((a, b) => a - b) : [];
+    return JSON.stringify([kept, items, lists]);
   }
 
   /** Does a local change to the object wait to be pushed (and so decides what it shows)? */

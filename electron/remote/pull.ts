@@ -161,13 +161,19 @@ export class Puller {
     return before !== undefined && canonical(before) === canonical(object);
   }
 
-  /** Write objects (inside the caller's transaction); the number that changed. */
+  /**
+   * Write objects (inside the caller's transaction); the number that changed here. An object
+   * written again only because it had no base (a template's children after its push) and that
+   * reads as before, bar the central server's own times, is the echo of a local change: not counted.
+   */
   private writeObjects(endpoint: PulledEndpoint, objects: readonly JsonObject[]): number {
     let changed = 0;
     for (const object of objects) {
       if (this.unchanged(endpoint, object)) continue;
+      const pk = typeof object.pk === 'number' ? object.pk : undefined;
+      const before = pk === undefined ? undefined : this.mirror.localState(endpoint, pk);
       this.mirror.put1(endpoint, object);
-      changed++;
+      if (before === undefined || before !== this.mirror.localState(endpoint, pk!)) changed++;
     }
     return changed;
   }
@@ -308,9 +314,11 @@ export class Puller {
     }
     if (this.stopped()) throw new SyncStopped();
     this.applyDeletions(gone);
+    // The central server's history is mirrored, not counted: its entries record changes (counted
+    // above when they reach an object here), among them the echoes of this site's own push.
     const added = await this.pullHistory(pageSize, options.onProgress);
     byEndpoint.history = { received: added, changed: added, deleted: 0 };
-    return { changed: total + added, byEndpoint };
+    return { changed: total, byEndpoint };
   }
 
   /** Everything the central server no longer has goes, dependants first, in one transaction. */

@@ -37,6 +37,10 @@ export const APP_ROUTES = {
   homeNets: { method: 'GET', path: ['settings', 'home-nets'], role: 'any' },
   setHomeNets: { method: 'PUT', path: ['settings', 'home-nets'], role: 'manager' },
 
+  // The local history with a range of days and one object's entries, and each entry's field changes (shared/app/history.ts).
+  history: { method: 'GET', path: ['history'], role: 'any' },
+  historyChanges: { method: 'GET', path: ['history', ':pk', 'changes'], role: 'any' },
+
   sync: { method: 'GET', path: ['sync'], role: 'manager' },
   syncNow: { method: 'POST', path: ['sync'], role: 'manager' },
   conflicts: { method: 'GET', path: ['sync', 'conflicts'], role: 'manager' },

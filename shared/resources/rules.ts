@@ -106,7 +106,8 @@ export const history = defineResource({
   ordering: ['pk', 'date', 'username', 'action_type', 'client_ip'],
   defaultOrdering: ['-pk'],
   display: 'action_type',
-  storage: { table: 'user_action', computed: ['title', 'description', 'description_raw'] },
+  // `changes`: each write's field changes, served by the app, not by this endpoint (shared/app/history.ts).
+  storage: { table: 'user_action', computed: ['title', 'description', 'description_raw'], internal: ['changes'] },
   // The central server's history is mirrored beside the local one (remote_user_action), newest first.
   sync: { pull: { order: 9, query: { ordering: '-pk' } } },
 });

@@ -1,6 +1,6 @@
 /** The History screen's pure helpers (renderer/src/screens/historyFormat.ts). */
 import { describe, expect, test } from 'vitest';
-import { descriptionParts, linkedObjects, objectRoute } from '../../renderer/src/screens/historyFormat';
+import { actionTitle, changedResource, dayOf, descriptionParts, linkedObjects, objectFilterText, objectRoute, parseChanges } from '../../renderer/src/screens/historyFormat';
 
 describe('history helpers', () => {
   test('linked objects open their screen while they exist, and plain values never link', () => {
@@ -19,5 +19,41 @@ describe('history helpers', () => {
     ]);
     expect(descriptionParts('{user} has imported {count} host identities', 'marie', objects)).toEqual([{ text: 'marie' }, { text: ' has imported ' }, { text: '12' }, { text: ' host identities' }]);
     expect(descriptionParts('{user} has deleted template {template}', 'marie', objects)).toBeUndefined();
+  });
+
+  test('action titles are in the app’s words: a probe, not an appliance, also for actions the app does not know', () => {
+    expect(actionTitle('edit_appliance', 'Edit Appliance')).toBe('Probe edited');
+    expect(actionTitle('edit_user_token', 'Edit User Token')).toBe('Token regenerated');
+    expect(actionTitle('sync_pull', 'Sync Pull')).toBe('Changes pulled');
+    expect(actionTitle('restart_appliance', 'Restart Appliance')).toBe('Restart Probe');
+    expect(actionTitle('reload_rules')).toBe('reload rules');
+  });
+
+  test('an entry’s day is its UTC date, for the range filter; the object filter reads in words', () => {
+    expect(dayOf('2026-11-21T23:59:59.999999Z')).toBe('2026-11-21');
+    expect(dayOf('yesterday')).toBeUndefined();
+    expect(dayOf(null)).toBeUndefined();
+    expect(objectFilterText('vendor_probe:7')).toBe('vendor probe 7');
+    expect(objectFilterText('vendor_probe_template:-2')).toBe('template -2');
+  });
+
+  test('recorded changes are read defensively: a secret never shows a value, a create has no “before”', () => {
+    expect(
+      parseChanges({
+        pk: 4,
+        recorded: true,
+        changes: [{ field: 'location', from: 'a', to: 'b' }, { field: 'name', to: 'p' }, { field: 'password', secret: true, to: 'leak' }, { nonsense: true }],
+      }),
+    ).toEqual({
+      recorded: true,
+      changes: [
+        { field: 'location', secret: false, from: 'a', to: 'b' },
+        { field: 'name', secret: false, to: 'p' },
+        { field: 'password', secret: true },
+      ],
+    });
+    expect(parseChanges({ pk: 4, recorded: false, changes: [] })).toEqual({ recorded: false, changes: [] });
+    expect(parseChanges(null)).toEqual({ recorded: false, changes: [] });
+    expect(changedResource({ count: { value: 3 }, appliance: { type: 'vendor_probe', pk: 7, value: 'p' } })).toBe('vendor_probe');
   });
 });

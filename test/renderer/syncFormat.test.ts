@@ -1,6 +1,7 @@
 /** The Sync screen's pure helpers (renderer/src/screens/syncFormat.ts). */
 import { describe, expect, test } from 'vitest';
-import { ageText, comparedLines, entryRoute, fieldLabel, progressText, tlsText, valueLines } from '../../renderer/src/screens/syncFormat';
+import type { EntryView } from '../../shared/app/sync';
+import { ageText, comparedLines, conflictsOf, entryRoute, fieldLabel, progressText, tlsText, valueLines } from '../../renderer/src/screens/syncFormat';
 
 describe('sync screen helpers', () => {
   test('interfaces and protocols read as name and flag, sorted by name; empty strings and nothing are said so', () => {
@@ -52,5 +53,17 @@ describe('sync screen helpers', () => {
     expect(tlsText({ url: 'https://c.example', insecure: false, pin: null })).toBe('verified');
     expect(tlsText({ url: 'https://c.example', insecure: true, pin: null })).toBe('not verified');
     expect(tlsText({ url: 'https://c.example', insecure: false, pin: 'ab'.repeat(32) })).toBe('pinned');
+  });
+});
+
+describe('an object’s conflicts', () => {
+  const entry = (seq: number, resource: string, pk: number, state: EntryView['state']): EntryView => ({
+    seq, op: 'update', resource, pk, label: 'x', state, message: null, comment: null, fields: {}, created: '2026-01-01T00:00:00Z', conflicts: [],
+  });
+
+  test('only the changes of that object that wait in conflict, oldest first', () => {
+    const entries = [entry(5, 'vendor_probe', 7, 'conflict'), entry(2, 'vendor_probe', 7, 'conflict'), entry(3, 'vendor_probe', 7, 'pending'), entry(4, 'vendor_probe_template', 7, 'conflict'), entry(6, 'vendor_probe', 8, 'conflict')];
+    expect(conflictsOf(entries, 'vendor_probe', 7).map((e) => e.seq)).toEqual([2, 5]);
+    expect(conflictsOf(entries, 'vendor_probe', 9)).toEqual([]);
   });
 });

@@ -48,6 +48,9 @@ const APP_CALLS: readonly [method: string, path: string, body?: unknown][] = [
   ['GET', '/app/hosts/import-eve'],
   ['GET', '/app/settings/home-nets'],
   ['PUT', '/app/settings/home-nets', {}],
+  ['GET', '/app/history'],
+  // Entry 1: the password change above.
+  ['GET', '/app/history/1/changes'],
   ['GET', '/app/sync'],
   ['POST', '/app/sync', {}],
   ['GET', '/app/sync/conflicts'],
@@ -71,9 +74,9 @@ test('the list above covers every route of the /app/ table (shared/app/routes.ts
 });
 
 describe('/app/: the role matrix', () => {
-  test('the rule table lets a read-only user read its status, a host link and the home networks, nothing else', () => {
+  test('the rule table lets a read-only user read its status, a host link, the home networks and the local history, nothing else', () => {
     const granted = APP_CALLS.filter(([method, path]) => readOnlyMay(method, path)).map(([method, path]) => `${method} ${path}`);
-    expect(granted).toEqual(['GET /app/status', 'GET /app/central-link?ip=10.0.0.1', 'GET /app/settings/home-nets']);
+    expect(granted).toEqual(['GET /app/status', 'GET /app/central-link?ip=10.0.0.1', 'GET /app/settings/home-nets', 'GET /app/history', 'GET /app/history/1/changes']);
   });
 
   test.each(APP_CALLS)('%s %s: anonymous 403, read-only as the table says, managers past the permission check', async (method, path, body) => {

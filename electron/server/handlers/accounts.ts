@@ -3,6 +3,7 @@
  * stops working at once), their password (`<pk>/password/`) and `current_user/`.
  */
 import { ApiError } from '../../../shared/api/errors';
+import { secretChange } from '../../../shared/api/fieldChanges';
 import { MESSAGES } from '../../../shared/api/messages';
 import { requireObject, validateComment } from '../../../shared/api/validate';
 import { ok } from '../http/types';
@@ -14,13 +15,15 @@ import type { Row } from '../store/table';
 import { checkPassword, hashPassword, isManager, type UserRecord } from '../store/users';
 import { clientIp, insertWithTimes, lookupPk, modelEndpoint, updateWithTimes } from './model';
 
-function logUser(ctx: RequestContext, actionType: string, target: UserRecord, comment: string | null | undefined): void {
+/** A token or password action's entry: the secret recorded as changed, never its value. */
+function logUser(ctx: RequestContext, actionType: string, target: UserRecord, comment: string | null | undefined, secret: 'token' | 'password'): void {
   ctx.services.history.log({
     actionType,
     user: ctx.user,
     clientIp: clientIp(ctx),
     comment,
     objects: { other_user: { type: 'sciriususer', pk: target.pk, value: target.username } },
+    changes: [secretChange(secret)],
   });
 }
 
@@ -101,7 +104,7 @@ export function userEndpoint(services: Services): Endpoint {
           const token = services.store.write(() => {
             const comment = validateComment(ctx.body());
             const key = services.users.regenerateToken(user.pk);
-            logUser(ctx, 'edit_user_token', user, comment);
+            logUser(ctx, 'edit_user_token', user, comment, 'token');
             return key;
           });
           return ok({ token });
@@ -132,7 +135,7 @@ export function userEndpoint(services: Services): Endpoint {
               throw ApiError.validation({ old_password: [MESSAGES.wrongPassword] });
             }
             services.users.setPassword(user.pk, fresh!);
-            logUser(ctx, 'edit_user_password', user, comment);
+            logUser(ctx, 'edit_user_password', user, comment, 'password');
           });
           return ok({ password: 'updated' });
         },

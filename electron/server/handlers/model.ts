@@ -4,6 +4,7 @@
  * with the object as a detail GET shows it. Resource-specific behaviour comes in through hooks.
  */
 import { ApiError } from '../../../shared/api/errors';
+import { fieldChanges, type FieldChange } from '../../../shared/api/fieldChanges';
 import { parseListQuery } from '../../../shared/api/listParams';
 import { MESSAGES } from '../../../shared/api/messages';
 import { pythonInt } from '../../../shared/api/python';
@@ -48,8 +49,16 @@ export function clientIp(ctx: RequestContext): string {
   return ctx.req.remoteAddress.replace(/^::ffff:/, '');
 }
 
-/** Record one history entry for a write to `table`'s object. */
-export function logWrite(ctx: RequestContext, table: Table, verb: Verb, pk: number, display: JsonValue, comment: string | null | undefined): void {
+/** Record one history entry for a write to `table`'s object, with the write's field changes. */
+export function logWrite(
+  ctx: RequestContext,
+  table: Table,
+  verb: Verb,
+  pk: number,
+  display: JsonValue,
+  comment: string | null | undefined,
+  changes: readonly FieldChange[],
+): void {
   const history = table.resource.history;
   if (!history) return;
   ctx.services.history.log({
@@ -58,6 +67,7 @@ export function logWrite(ctx: RequestContext, table: Table, verb: Verb, pk: numb
     clientIp: clientIp(ctx),
     comment,
     objects: { [history.keys?.[verb] ?? history.kind]: { type: table.resource.name, pk, value: display } },
+    changes,
   });
 }
 
@@ -155,15 +165,17 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
     return json ? (JSON.parse(json.text) as JsonObject) : {};
   };
 
-  /** The writable fields the request itself gave (not the defaults a create fills in). */
-  const given = (ctx: RequestContext): string[] => {
+  /** The fields the request itself gave (not the defaults a create fills in), write-only ones too or not. */
+  const givenFields = (ctx: RequestContext, withWriteOnly: boolean): string[] => {
     const body = ctx.body();
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
     return Object.keys(body).filter((name) => {
       const field = resource.fields[name];
-      return field !== undefined && !field.readOnly && !field.writeOnly;
+      return field !== undefined && !field.readOnly && (withWriteOnly || !field.writeOnly);
     });
   };
+  /** The writable fields the request itself gave, as the outbox takes them. */
+  const given = (ctx: RequestContext): string[] => givenFields(ctx, false);
 
   const list: Handler = (ctx) => {
     const page = table.pkPage(parseListQuery(resource, ctx.query));
@@ -177,10 +189,10 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
     const pk = ctx.services.store.write(() => {
       const write = validate(ctx, 'create');
       const newPk = hooks.insert ? hooks.insert(ctx, write) : insertWithTimes(ctx, table, write.values);
-      logWrite(ctx, table, 'create', newPk, display(table.toJson(fetch(newPk))), write.comment);
+      const after = current(ctx, newPk);
+      logWrite(ctx, table, 'create', newPk, display(table.toJson(fetch(newPk))), write.comment, fieldChanges(resource, undefined, after, givenFields(ctx, true)));
       const recorder = ctx.services.recorder;
       if (recorder) {
-        const after = current(ctx, newPk);
         recorder.created(resource.name, newPk, Object.fromEntries(given(ctx).map((f) => [f, after[f] ?? null])), write.comment);
       }
       return newPk;
@@ -196,11 +208,12 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
         const existing = fetch(pk);
         const write = validate(ctx, partial ? 'partial' : 'update', existing);
         const recorder = ctx.services.recorder;
-        const before = recorder ? current(ctx, pk) : undefined;
+        const before = current(ctx, pk);
         if (hooks.change) hooks.change(ctx, pk, write, existing);
         else updateWithTimes(ctx, table, pk, write.values);
-        logWrite(ctx, table, 'edit', pk, display(table.toJson(fetch(pk))), write.comment);
-        if (recorder && before) recorder.updated(resource.name, pk, before, current(ctx, pk), given(ctx), write.comment);
+        const after = current(ctx, pk);
+        logWrite(ctx, table, 'edit', pk, display(table.toJson(fetch(pk))), write.comment, fieldChanges(resource, before, after, givenFields(ctx, true)));
+        if (recorder) recorder.updated(resource.name, pk, before, after, given(ctx), write.comment);
       });
       return ok(detail(ctx, pk));
     };
@@ -211,8 +224,9 @@ export function modelEndpoint({ table, hooks = {}, handlers }: ModelEndpointOpti
       const row = fetch(pk);
       const comment = validateComment(ctx.body());
       hooks.checkDelete?.(ctx, pk, row);
-      logWrite(ctx, table, 'delete', pk, display(table.toJson(row)), comment);
-      ctx.services.recorder?.deleted(resource.name, pk, current(ctx, pk), comment);
+      const before = current(ctx, pk);
+      logWrite(ctx, table, 'delete', pk, display(table.toJson(row)), comment, fieldChanges(resource, before, undefined, []));
+      ctx.services.recorder?.deleted(resource.name, pk, before, comment);
       if (hooks.remove) hooks.remove(ctx, pk, row);
       else table.delete(pk);
     });

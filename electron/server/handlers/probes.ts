@@ -194,6 +194,12 @@ export function networkInterfaceEndpoint(services: Services, owners: Owners): En
         const parent = owners.state({ kind: 'template', pk: owner.parent })!;
         throw ApiError.detail(400, message.interfaceInherited(parent.name));
       }
+      const itemsOfOwner = () => owners.items('interfaces', ref).map((i) => ({ name: i.name, active: i.flag }));
+      const before = itemsOfOwner();
+      table.delete(pk);
+      const ownerTable = ref.kind === 'template' ? services.tables.template : services.tables.vendorProbe;
+      updateWithTimes(ctx, ownerTable, ref.pk, {});
+      if (ref.kind === 'template') owners.propagate(ref.pk, ['interfaces']);
       services.history.log({
         actionType: 'delete_network_interface',
         user: ctx.user,
@@ -203,13 +209,8 @@ export function networkInterfaceEndpoint(services: Services, owners: Owners): En
           interface: { type: 'network_interface', pk, value: text(row, 'name') },
           owner: { type: ref.kind === 'template' ? 'vendor_probe_template' : 'vendor_probe', pk: ref.pk, value: owner.name },
         },
+        changes: [{ field: 'interfaces', from: before, to: itemsOfOwner() }],
       });
-      const itemsOfOwner = () => owners.items('interfaces', ref).map((i) => ({ name: i.name, active: i.flag }));
-      const before = itemsOfOwner();
-      table.delete(pk);
-      const ownerTable = ref.kind === 'template' ? services.tables.template : services.tables.vendorProbe;
-      updateWithTimes(ctx, ownerTable, ref.pk, {});
-      if (ref.kind === 'template') owners.propagate(ref.pk, ['interfaces']);
       const recorder = services.recorder;
       if (recorder) {
         // An interface the central server knows is deleted there; one made here changes its owner's list.

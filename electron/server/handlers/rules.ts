@@ -1,10 +1,11 @@
 /** api.md §5–§6: sources, rulesets and the user-action history. */
-import { parseListQuery } from '../../../shared/api/listParams';
+import { parseListQuery, type ListQuery } from '../../../shared/api/listParams';
 import { ACTIONS } from '../../../shared/resources';
 import { ok } from '../http/types';
 import type { Endpoint } from '../routing/endpoint';
 import type { Services } from '../store/services';
-import type { Row } from '../store/table';
+import type { SqlValue } from '../store/columns';
+import type { Page, Row } from '../store/table';
 import { insertWithTimes, lookupPk, modelEndpoint, updateWithTimes } from './model';
 import { paginated } from './pagination';
 import { ApiError } from '../../../shared/api/errors';
@@ -37,15 +38,19 @@ export function rulesetEndpoint(services: Services): Endpoint {
   });
 }
 
+/** One page of the local history as api.md §5 lists it, narrowed by `extra` conditions (the app's own filters). */
+export function historyPage(services: Services, query: ListQuery, extra: { sql: string; params: SqlValue[] }[] = []): Page | undefined {
+  // api.md §5: `-date` is always the last ordering term.
+  return services.tables.history.list({ ...query, ordering: [...query.ordering, { field: 'date', descending: true }] }, extra);
+}
+
 export function historyEndpoint(services: Services): Endpoint {
   const table = services.tables.history;
   const toJson = (row: Row) => services.history.toJson(row);
   return {
     resource: table.resource,
     list: (ctx) => {
-      const query = parseListQuery(table.resource, ctx.query);
-      // api.md §5: `-date` is always the last ordering term.
-      const page = table.list({ ...query, ordering: [...query.ordering, { field: 'date', descending: true }] });
+      const page = historyPage(services, parseListQuery(table.resource, ctx.query));
       if (!page) throw ApiError.detail(404, MESSAGES.invalidPage);
       return ok(paginated(ctx, page, page.rows.map(toJson)));
     },

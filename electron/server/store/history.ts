@@ -4,11 +4,14 @@
  * when read once the object no longer exists (pks are never reused, so the test is exact).
  */
 import { formatDateTime } from '../../../shared/api/datetime';
+import { fieldChangesJson, parseFieldChanges, type FieldChange } from '../../../shared/api/fieldChanges';
+import type { HistoryRange } from '../../../shared/app/history';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
 import { ACTIONS } from '../../../shared/resources';
 import { int, intOrNull, text, textOrNull } from './rows';
 import type { Store } from './store';
 import type { Row } from './table';
+import type { SqlValue } from './columns';
 
 /** A linked object `{type, pk, value}` or a plain value `{value}`. */
 export interface UaObject {
@@ -23,6 +26,8 @@ export interface HistoryEntry {
   readonly clientIp: string;
   readonly comment: string | null | undefined;
   readonly objects: Readonly<Record<string, UaObject>>;
+  /** The write's field changes (secrets without values); absent for actions that change no field. */
+  readonly changes?: readonly FieldChange[];
 }
 
 /** `exists(type, pk)`: does the object an entry links to still exist? */
@@ -53,7 +58,7 @@ export class History {
     return Number(
       this.store
         .command(
-          'INSERT INTO user_action (action_type, date, comment, user, username, client_ip, ua_objects) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO user_action (action_type, date, comment, user, username, client_ip, ua_objects, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           entry.actionType,
@@ -63,8 +68,33 @@ export class History {
           entry.user.username,
           entry.clientIp,
           JSON.stringify(entry.objects),
+          entry.changes === undefined ? null : JSON.stringify(fieldChangesJson(entry.changes)),
         ).lastInsertRowid,
     );
+  }
+
+  /**
+   * The field changes recorded with entry `pk`: undefined when there is no such entry, null when
+   * none were recorded (an entry older than them, or an action that changes no field).
+   */
+  changesOf(pk: number): FieldChange[] | null | undefined {
+    const row = this.store.query('SELECT changes FROM user_action WHERE pk = ?').get(pk) as { changes: string | null } | undefined;
+    if (!row) return undefined;
+    return row.changes === null ? null : parseFieldChanges(JSON.parse(row.changes) as JsonValue);
+  }
+
+  /** SQL conditions on user_action for the app's range of days and the entries naming one object. */
+  rangeConditions(range: HistoryRange): { sql: string; params: SqlValue[] }[] {
+    const out: { sql: string; params: SqlValue[] }[] = [];
+    if (range.from !== undefined) out.push({ sql: 'date >= ?', params: [range.from] });
+    if (range.until !== undefined) out.push({ sql: 'date < ?', params: [range.until] });
+    if (range.object) {
+      out.push({
+        sql: "EXISTS (SELECT 1 FROM json_each(user_action.ua_objects) WHERE json_extract(value, '$.type') = ? AND json_extract(value, '$.pk') = ?)",
+        params: [range.object.type, range.object.pk],
+      });
+    }
+    return out;
   }
 
   /** ua_objects as read: `pk` dropped for objects that no longer exist. */

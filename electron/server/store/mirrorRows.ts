@@ -63,6 +63,12 @@ export class MirrorRows {
     return new Map(rows.map((r) => [r.name, r.pk]));
   }
 
+  /** The items of an owner as `[name, flag]`, by name. */
+  items(items: ItemTable, ownerPk: number): [string, boolean][] {
+    const rows = this.store.query(`SELECT name, ${quote(items.flag)} AS flag FROM ${quote(items.table)} WHERE ${quote(items.owner)} = ? ORDER BY name`).all(ownerPk) as { name: string; flag: number }[];
+    return rows.map((r) => [r.name, r.flag === 1]);
+  }
+
   /** Replace an owner's items with these (pk null: the next one). */
   replaceItems(items: ItemTable, ownerPk: number, rows: readonly { pk: number | null; name: string; flag: boolean }[]): void {
     this.store.command(`DELETE FROM ${quote(items.table)} WHERE ${quote(items.owner)} = ?`).run(ownerPk);

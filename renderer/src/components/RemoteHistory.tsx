@@ -12,6 +12,7 @@ import { paramsOf } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { formatSeen } from '../screens/hostsFormat';
 import { Description } from '../screens/historyEntry';
+import { actionTitle } from '../screens/historyFormat';
 import { createPagedList } from '../stores/pagedList';
 import { useStatus } from '../stores/status';
 import type { FilterBarProps } from './ListToolbar';
@@ -49,7 +50,7 @@ function RemoteEntry({ entry }: { entry: JsonObject }) {
   return (
     <article className="history-entry" aria-labelledby="remote-entry-title">
       <header className="detail-head">
-        <h2 id="remote-entry-title">{String(entry.title || entry.action_type)}</h2>
+        <h2 id="remote-entry-title">{actionTitle(String(entry.action_type ?? ''), typeof entry.title === 'string' ? entry.title : undefined)}</h2>
         <span className="muted">central entry {String(entry.pk)}</span>
       </header>
       <p className="entry-description">

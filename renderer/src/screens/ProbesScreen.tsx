@@ -10,6 +10,8 @@ import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ListToolbar } from '../components/ListToolbar';
 import { activeFilters, emptyListText } from '../components/listModel';
+import { ConflictNotice } from '../components/ConflictNotice';
+import { HistoryLink } from '../components/HistoryLink';
 import { ResourceForm } from '../components/ResourceForm';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, useObject, usePagedList, useRefOptions } from '../hooks';
@@ -96,6 +98,7 @@ function ProbeDetail({ family, pk, params, onChanged, onDeleted }: { family: Fam
         <span className="muted">
           {title} · pk {pk}
           {family === 'vendor' && <TemplateLink probe={probe.data} />}
+          <HistoryLink type={resource.name} pk={pk} />
         </span>
         <div className="actions" style={{ marginLeft: 'auto' }}>
           <button type="button" onClick={() => leaveThen(probe.reload)}>
@@ -106,6 +109,7 @@ function ProbeDetail({ family, pk, params, onChanged, onDeleted }: { family: Fam
           </button>
         </div>
       </header>
+      <ConflictNotice type={resource.name} pk={pk} />
       <ResourceForm
         resource={resource}
         object={probe.data}

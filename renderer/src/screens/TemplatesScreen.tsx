@@ -8,6 +8,8 @@ import { useStore } from 'zustand';
 import { vendorProbeTemplate, type JsonObject } from '../../../shared/resources';
 import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConflictNotice } from '../components/ConflictNotice';
+import { HistoryLink } from '../components/HistoryLink';
 import { ResourceForm } from '../components/ResourceForm';
 import type { RefChoices, RefOption } from '../components/resourceFormModel';
 import { ROW_HEIGHT, VirtualTable, type Column } from '../components/VirtualTable';
@@ -203,6 +205,7 @@ function TemplateDetail({
               · inherits from <a href={href(`/templates/${parent.pk}`, query)}>{parent.name}</a>
             </>
           )}
+          <HistoryLink type={vendorProbeTemplate.name} pk={pk} />
         </span>
         <div className="actions detail-actions">
           <a className="button" href={href('/templates/new', { ...query, parent: String(pk) })}>
@@ -226,6 +229,7 @@ function TemplateDetail({
           </button>
         </div>
       </header>
+      <ConflictNotice type={vendorProbeTemplate.name} pk={pk} />
       {users && (
         <p className="notice info in-use" id="template-in-use">
           In use by{' '}

@@ -1,13 +1,27 @@
 /**
  * One history entry in full (api.md §5): when, who and from where, the action, the description
- * with its linked objects opening their screens while they exist, the comment, the objects.
+ * with its linked objects opening their screens while they exist, the comment, the objects, and
+ * the fields the write changed, before and after (recorded by the app, `/app/history/<pk>/changes`).
  */
-import { history, type JsonObject } from '../../../shared/resources';
+import { appPath } from '../../../shared/app/routes';
+import { history, type JsonObject, type JsonValue } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { useObject } from '../hooks';
 import { href } from '../router';
 import { formatSeen } from './hostsFormat';
-import { descriptionParts, linkedObjects, objectRoute, typeLabel, type LinkedObject } from './historyFormat';
+import {
+  actionTitle,
+  changedResource,
+  dayOf,
+  descriptionParts,
+  linkedObjects,
+  objectRoute,
+  parseChanges,
+  typeLabel,
+  type FieldChangeView,
+  type LinkedObject,
+} from './historyFormat';
+import { fieldLabel, valueLines } from './syncFormat';
 
 function ObjectLink({ object, onFollow }: { object: LinkedObject; onFollow?: () => void }) {
   const route = objectRoute(object);
@@ -54,7 +68,76 @@ export function Description({ entry }: { entry: JsonObject }) {
   );
 }
 
-export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (name: string, value: string) => void }) {
+/** A value before or after: one line, or a list (interfaces, protocols); absent as a dash. */
+function ChangeValue({ field, value, present }: { field: string; value: JsonValue | undefined; present: boolean }) {
+  if (!present) return <span className="muted">—</span>;
+  const lines = valueLines(field, value);
+  if (lines.length === 1 && !Array.isArray(value)) return <span className="change-value">{lines[0]}</span>;
+  return (
+    <ul className="change-value list">
+      {lines.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
+function ChangeRow({ resource, change }: { resource: string; change: FieldChangeView }) {
+  return (
+    <tr>
+      <th scope="row">{fieldLabel(resource, change.field)}</th>
+      {change.secret ? (
+        <td colSpan={2} className="secret-change">
+          changed <span className="muted">(a secret: its values are never recorded)</span>
+        </td>
+      ) : (
+        <>
+          <td className="change-from">
+            <ChangeValue field={change.field} value={change.from} present={'from' in change} />
+          </td>
+          <td className="change-to">
+            <ChangeValue field={change.field} value={change.to} present={'to' in change} />
+          </td>
+        </>
+      )}
+    </tr>
+  );
+}
+
+/** The fields the write changed, as recorded with the entry. */
+function EntryChanges({ pk, entry }: { pk: number; entry: JsonObject }) {
+  const answer = useObject(appPath('historyChanges', { pk }));
+  if (answer.error) return <p className="notice error">{answer.error.message}</p>;
+  if (!answer.data) return null;
+  const { recorded, changes } = parseChanges(answer.data);
+  if (!recorded) return null;
+  const resource = changedResource(entry.ua_objects) ?? '';
+  return (
+    <section className="entry-changes" aria-labelledby="history-changes-title">
+      <h3 id="history-changes-title">Changes</h3>
+      {changes.length === 0 ? (
+        <p className="muted">This write changed no field.</p>
+      ) : (
+        <table className="data changes" aria-labelledby="history-changes-title">
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Before</th>
+              <th scope="col">After</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((change) => (
+              <ChangeRow key={change.field} resource={resource} change={change} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (changes: Record<string, string>) => void }) {
   const entry = useObject(`${listPath(history)}${pk}/`);
   if (entry.error) {
     return (
@@ -76,7 +159,7 @@ export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (name: st
   return (
     <article className="history-entry" aria-labelledby="history-entry-title">
       <header className="detail-head">
-        <h2 id="history-entry-title">{String(data.title || data.action_type)}</h2>
+        <h2 id="history-entry-title">{actionTitle(String(data.action_type), typeof data.title === 'string' ? data.title : undefined)}</h2>
         <span className="muted">entry {pk}</span>
       </header>
       <p className="entry-description">
@@ -86,14 +169,16 @@ export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (name: st
         <dt>Date</dt>
         <dd>
           <time title={String(data.date)}>{formatSeen(data.date)}</time>{' '}
-          <button type="button" className="link" onClick={() => onFilter('date', String(data.date))}>
-            only this date
-          </button>
+          {dayOf(data.date) !== undefined && (
+            <button type="button" className="link" onClick={() => onFilter({ date_after: dayOf(data.date)!, date_before: dayOf(data.date)! })}>
+              only this day
+            </button>
+          )}
         </dd>
         <dt>User</dt>
         <dd>
           {String(data.username)}{' '}
-          <button type="button" className="link" onClick={() => onFilter('username', String(data.username))}>
+          <button type="button" className="link" onClick={() => onFilter({ username: String(data.username) })}>
             only this user
           </button>
         </dd>
@@ -102,13 +187,14 @@ export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (name: st
         <dt>Action type</dt>
         <dd>
           <code>{String(data.action_type)}</code>{' '}
-          <button type="button" className="link" onClick={() => onFilter('action_type', String(data.action_type))}>
+          <button type="button" className="link" onClick={() => onFilter({ action_type: String(data.action_type) })}>
             only this action
           </button>
         </dd>
         <dt>Comment</dt>
         <dd className="entry-comment">{comment ?? <span className="muted">no comment</span>}</dd>
       </dl>
+      <EntryChanges pk={pk} entry={data} />
       {objects.length > 0 && (
         <>
           <h3 id="history-objects-title">Linked objects</h3>

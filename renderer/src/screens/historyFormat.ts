@@ -83,3 +83,79 @@ export function descriptionParts(raw: string, username: string, objects: readonl
   if (last < raw.length) parts.push({ text: raw.slice(last) });
   return parts;
 }
+
+/**
+ * Action titles in the app's words. The API's titles are the central server's own ("Create
+ * Appliance") and stay so in `/rest/` (api.md §5); the screens say what the app calls things.
+ */
+const ACTION_TITLES: Readonly<Record<string, string>> = {
+  create_appliance: 'Probe created',
+  edit_appliance: 'Probe edited',
+  delete_appliance: 'Probe deleted',
+  create_template: 'Template created',
+  edit_template: 'Template edited',
+  delete_template: 'Template deleted',
+  delete_network_interface: 'Interface deleted',
+  create_ruleset: 'Ruleset created',
+  edit_ruleset: 'Ruleset edited',
+  delete_ruleset: 'Ruleset deleted',
+  create_source: 'Source created',
+  edit_source: 'Source edited',
+  delete_source: 'Source deleted',
+  create_user: 'User created',
+  edit_user: 'User edited',
+  delete_user: 'User deleted',
+  edit_user_token: 'Token regenerated',
+  edit_user_password: 'Password changed',
+  import_host_id: 'Host identities imported',
+  import_threat: 'Threats imported',
+  sync_push: 'Changes pushed',
+  sync_pull: 'Changes pulled',
+};
+
+/** An action's title in the app's words; an action the app does not know keeps the server's title, "Appliance" said "probe". */
+export function actionTitle(actionType: string, serverTitle?: string): string {
+  const known = ACTION_TITLES[actionType];
+  if (known) return known;
+  const title = serverTitle && serverTitle !== '' ? serverTitle : actionType.replace(/_/g, ' ');
+  return title.replace(/\bAppliances?\b/g, (word) => (word.endsWith('s') ? 'Probes' : 'Probe')).replace(/\bappliances?\b/g, (word) => (word.endsWith('s') ? 'probes' : 'probe'));
+}
+
+/** The UTC day (`YYYY-MM-DD`) of an API datetime, for the range filter; undefined if it is none. */
+export function dayOf(date: JsonValue | undefined): string | undefined {
+  if (typeof date !== 'string') return undefined;
+  const match = /^(\d{4}-\d{2}-\d{2})T/.exec(date);
+  return match?.[1];
+}
+
+/** The object an `object=<type>:<pk>` parameter names, in words ("vendor probe 7"), for its filter chip. */
+export function objectFilterText(param: string): string {
+  const match = /^([a-z_]+):(-?\d+)$/.exec(param);
+  return match ? `${typeLabel(match[1])} ${match[2]}` : param;
+}
+
+/** One field change as recorded with an entry (`GET /app/history/<pk>/changes`). */
+export interface FieldChangeView {
+  readonly field: string;
+  readonly from?: JsonValue;
+  readonly to?: JsonValue;
+  readonly secret: boolean;
+}
+
+/** The changes answer read defensively: `recorded` false when the entry has none kept. */
+export function parseChanges(body: JsonValue | undefined): { recorded: boolean; changes: FieldChangeView[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { recorded: false, changes: [] };
+  const list = Array.isArray(body.changes) ? body.changes : [];
+  const changes: FieldChangeView[] = [];
+  for (const item of list) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item) || typeof item.field !== 'string') continue;
+    if (item.secret === true) changes.push({ field: item.field, secret: true });
+    else changes.push({ field: item.field, secret: false, ...('from' in item ? { from: item.from! } : {}), ...('to' in item ? { to: item.to! } : {}) });
+  }
+  return { recorded: body.recorded === true, changes };
+}
+
+/** The resource whose fields an entry's changes name: its first linked object's type. */
+export function changedResource(uaObjects: JsonValue | undefined): string | undefined {
+  return linkedObjects(uaObjects).find((o) => o.type !== undefined)?.type;
+}

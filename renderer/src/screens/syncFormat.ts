@@ -200,3 +200,8 @@ export function comparedLines(field: string, value: JsonValue | undefined, base:
     return { text, change: was === undefined ? 'added' : was === on ? 'same' : 'changed' };
   });
 }
+
+/** The changes in conflict of one object (a probe's or a template's page says so), oldest first. */
+export function conflictsOf(entries: readonly EntryView[], resource: string, pk: number): EntryView[] {
+  return entries.filter((entry) => entry.state === 'conflict' && entry.resource === resource && entry.pk === pk).sort((a, b) => a.seq - b.seq);
+}

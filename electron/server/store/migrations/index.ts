@@ -2,6 +2,7 @@ import { initial } from './001_initial';
 import { sync } from './002_sync';
 import { evidence } from './003_evidence';
 import { hostSearch } from './004_host_search';
+import { historyChanges } from './005_history_changes';
 
 export interface Migration {
   readonly version: number;
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'sync', sql: sync },
   { version: 3, name: 'evidence', sql: evidence },
   { version: 4, name: 'host search', sql: hostSearch },
+  { version: 5, name: 'history changes', sql: historyChanges },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
