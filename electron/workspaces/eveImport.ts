@@ -311,7 +311,6 @@ function segmentsOf(file: string, from: number, size: number): SegmentTask[] {
 
 /** Import EVE sources into the open workspace's host evidence; the summary, or an EveImportError. */
 export async function importEve(services: Services, options: EveImportOptions): Promise<EveSummary> {
-  const T0 = performance.now();
   const homeNets = options.homeNets === undefined ? undefined : parseHomeNets(options.homeNets);
   if (homeNets && 'error' in homeNets) throw new EveImportError(`--home-net: ${homeNets.error}`);
   const bytesTotal = options.sources.reduce((total, source) => total + (source.size ?? 0), 0);
@@ -380,7 +379,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
     const inFlight: { task: SegmentTask; result: Promise<SegmentResult> }[] = [];
     let next = 0;
     const launch = () => {
-      while (next < tasks.length && inFlight.length < (pool ? pool.size * 2 : 1)) {
+      while (next < tasks.length && inFlight.length < (pool ? pool.size + 1 : 1)) {
         const task = tasks[next++]!;
         const result = pool ? pool.read(task) : Promise.resolve(readSegment(task));
         // Those still under way when the import stops are not awaited: their failure is not news.
@@ -538,24 +537,24 @@ export async function importEve(services: Services, options: EveImportOptions): 
       summaries.push({ path: file, fromLine: (resume?.lines ?? 0) + 1, lines: lines - (resume?.lines ?? 0) });
       progress(file, true);
     }
+    // The reading is over: the reader threads end (and their memory goes) while the hosts are written.
+    const closing = readers?.close();
+    readers = undefined;
     flush();
     if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
     const existing = evidence.stagedKnown(importPk);
-    if (process.env.OUTPOST_EVE_TIMING) process.stderr.write(`TIMING read done ${(performance.now() - T0).toFixed(0)} ms\n`);
-    let t1 = performance.now();
     const touched = services.store.write(() => {
       const ips = evidence.commit(importPk, records);
-      if (process.env.OUTPOST_EVE_TIMING) process.stderr.write(`TIMING commit ${(performance.now() - t1).toFixed(0)} ms\n`); t1 = performance.now();
       if (homeNets && 'networks' in homeNets) {
         evidence.setHomeNets(homeNets.networks.map((n) => n.text));
         services.hosts.refresh(evidence.localIps());
       } else services.hosts.refresh(ips);
-      if (process.env.OUTPOST_EVE_TIMING) process.stderr.write(`TIMING refresh ${(performance.now() - t1).toFixed(0)} ms\n`); t1 = performance.now();
       if (ips.length > 0) {
         services.history.log({ actionType: 'import_host_id', user: options.user ?? adminOf(services), clientIp: '127.0.0.1', comment: null, objects: { count: { value: ips.length } } });
       }
       return ips.length;
     });
+    await closing;
     return {
       files: summaries,
       ignored: options.ignored ?? [],

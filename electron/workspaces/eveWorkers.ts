@@ -42,7 +42,8 @@ export class SegmentReaders {
     const count = Math.max(1, Math.min(limit, os.availableParallelism()));
     const workers: Worker[] = [];
     try {
-      for (let n = 0; n < count; n++) workers.push(new Worker(code, { eval: true }));
+      // Small heaps: a segment's garbage is short-lived, and the import's memory stays bounded.
+      for (let n = 0; n < count; n++) workers.push(new Worker(code, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 16 } }));
     } catch {
       for (const worker of workers) void worker.terminate();
       return undefined;

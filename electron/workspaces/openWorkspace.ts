@@ -8,6 +8,7 @@ import { createApi, type Api } from '../server/api';
 import { openDatabase, type OpenOptions } from '../server/store/database';
 import { Services, type Instance } from '../server/store/services';
 import { boundRemote } from '../server/store/syncMeta';
+import { HostIndexer } from './hostIndexer';
 
 export interface OpenedWorkspace {
   readonly services: Services;
@@ -31,7 +32,19 @@ export function openWorkspace(options: OpenWorkspaceOptions): OpenedWorkspace {
     // In a bound workspace, vendor_device pk 1 is the central server, as mirrored.
     if (!bound) services.ensureInstanceDevice();
     const { token } = services.users.ensureAdmin(options.adminToken);
-    return { services, api: createApi(services), adminToken: token, close: () => services.close() };
+    // Hosts written are indexed for host_id_qfilter in the background.
+    const indexer = new HostIndexer(services);
+    services.store.onCommit(() => indexer.kick());
+    indexer.kick();
+    return {
+      services,
+      api: createApi(services),
+      adminToken: token,
+      close: () => {
+        indexer.stop();
+        services.close();
+      },
+    };
   } catch (error) {
     services.close();
     throw error;

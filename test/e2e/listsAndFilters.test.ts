@@ -112,4 +112,17 @@ describe('the known hosts', () => {
     await page.getByLabel('Seen from (UTC day)').fill('2026-03-10');
     await expect.poll(() => page.getByRole('button', { name: /^Filters/ }).textContent()).toBe('Filters (1)');
   });
+
+  test('the history sorts by a header too: the User header orders its entries by user', async () => {
+    await page.goto(`${session.server.url}/#/history`);
+    await page.getByRole('button', { name: /^User: sort ascending/ }).click();
+    await expect.poll(() => hashParam('ordering'), { timeout: 10_000 }).toBe('username');
+    await page.getByRole('button', { name: /^Date \(UTC\): sort ascending/ }).click();
+    await expect.poll(() => hashParam('ordering'), { timeout: 10_000 }).toBe('date');
+    const dates = () => page.getByRole('grid', { name: 'History entries' }).locator('[role=row] [role=gridcell]:first-child').allTextContents();
+    await expect.poll(async () => {
+      const shown = await dates();
+      return shown.length > 1 && shown.every((d, i) => i === 0 || shown[i - 1]! <= d);
+    }, { timeout: 10_000 }).toBe(true);
+  });
 });

@@ -1,8 +1,12 @@
 /**
  * host_id_qfilter in SQL (issue 10): the hosts the SQL translation finds are exactly those the
  * query language's own evaluator (shared/api/qfilter.ts) accepts, on random identities and random
- * queries, after updates and removals too; the usual shapes are answered through indexes.
+ * queries, after updates and removals too, and while hosts wait to be indexed; the usual shapes
+ * are answered through indexes.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { checkHostEntry } from '../../shared/api/hostIdentity';
 import { matchesHost, parseQFilter, QueryError, QueryHost, type QueryNode } from '../../shared/api/qfilter';
@@ -10,6 +14,7 @@ import type { JsonObject } from '../../shared/resources';
 import { openDatabase } from '../../electron/server/store/database';
 import { Services } from '../../electron/server/store/services';
 import type { HostRow } from '../../electron/server/store/hosts';
+import { openWorkspace } from '../../electron/workspaces/openWorkspace';
 import { prng } from '../helpers/prng';
 
 const INSTANCE = { name: 'outpost', version: 'test', address: '127.0.0.1' };
@@ -133,7 +138,8 @@ function expectedIps(s: Services, qfilter: QueryNode): string[] {
   return rows.filter((row) => matchesHost(qfilter, new QueryHost(row.ip, row.hits, row.data))).map((row) => row.ip);
 }
 
-function saveAll(s: Services, entries: readonly JsonObject[]): void {
+/** Store the hosts; `indexed`: and let the search index catch up with them, as the background does. */
+function saveAll(s: Services, entries: readonly JsonObject[], indexed = true): void {
   s.store.write(() => {
     for (const raw of entries) {
       const checked = checkHostEntry(raw);
@@ -141,6 +147,8 @@ function saveAll(s: Services, entries: readonly JsonObject[]): void {
       s.hosts.save(checked.entry);
     }
   });
+  if (indexed) while (s.hosts.indexPending(97) > 0);
+  expect(s.hosts.pendingIndex() === 0).toBe(indexed);
 }
 
 function compareOn(s: Services, random: () => number, hosts: readonly JsonObject[], queries: number): number {
@@ -173,6 +181,21 @@ describe('host_id_qfilter in SQL', () => {
     expect(nonEmpty).toBeGreaterThan(150);
   });
 
+  test('is exact while written hosts wait to be indexed, and after the index catches up', () => {
+    const s = services();
+    const random = prng(11);
+    const hosts = Array.from({ length: 120 }, (_, i) => randomHost(random, i));
+    saveAll(s, hosts.slice(0, 80));
+    // Forty new hosts and twenty changed ones wait; the index holds the rest.
+    const changed = hosts.slice(0, 20).map((host, i) => ({ ...randomHost(random, i + 500), ip: host.ip! }));
+    saveAll(s, [...hosts.slice(80), ...changed], false);
+    expect(s.hosts.pendingIndex()).toBe(60);
+    const current = [...changed, ...hosts.slice(20)];
+    compareOn(s, random, current, 250);
+    while (s.hosts.indexPending(7) > 0);
+    compareOn(s, random, current, 250);
+  });
+
   test('stays exact after hosts change and are removed (the index follows every write)', () => {
     const s = services();
     const random = prng(7);
@@ -183,13 +206,44 @@ describe('host_id_qfilter in SQL', () => {
     s.store.write(() => {
       for (const host of hosts.slice(100, 130)) s.hosts.remove(String(host.ip));
     });
+    expect(s.hosts.indexPending(1000)).toBe(0);
     hosts = [...changed, ...hosts.slice(60, 100), ...hosts.slice(130)];
     compareOn(s, random, hosts, 600);
     const dangling = s.store.query('SELECT count(*) FROM host_term WHERE pk NOT IN (SELECT pk FROM host_id)').pluck().get();
     expect(dangling).toBe(0);
   });
 
-  test('a database whose index is missing or of another version is indexed again when it opens', () => {
+  test('in an open workspace the index catches up by itself, in batches between other work', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-indexer-'));
+    const opened = openWorkspace({ file: path.join(dir, 'ws.sqlite3'), instance: INSTANCE });
+    try {
+      const random = prng(5);
+      const hosts = Array.from({ length: 1200 }, (_, i) => randomHost(random, i));
+      saveAll(opened.services, hosts, false);
+      expect(opened.services.hosts.pendingIndex()).toBe(1200);
+      // Timers keep firing while it works: no batch holds the loop for long.
+      let last = performance.now();
+      let longest = 0;
+      const ticker = setInterval(() => {
+        longest = Math.max(longest, performance.now() - last);
+        last = performance.now();
+      }, 1);
+      const started = performance.now();
+      while (opened.services.hosts.pendingIndex() > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(performance.now() - started).toBeLessThan(20_000);
+      }
+      clearInterval(ticker);
+      expect(longest).toBeLessThan(250);
+      const probe = parseQFilter('host_id.services.port:443')!;
+      expect(listIps(opened.services, probe)).toEqual(expectedIps(opened.services, probe));
+    } finally {
+      opened.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a database whose index is missing or of another version is indexed again after it opens', () => {
     const dir = `${process.env.TMPDIR ?? '/tmp'}/outpost-hostsearch-${process.pid}-${Date.now()}`;
     const file = `${dir}/workspace.sqlite3`;
     const first = services(file);
@@ -204,8 +258,13 @@ describe('host_id_qfilter in SQL', () => {
     expect(listIps(first, probe)).toEqual([]);
     first.store.close();
     const again = services(file);
+    // Every host waits to be indexed again, and is found meanwhile; then through the index.
+    expect(again.hosts.pendingIndex()).toBe(40);
+    expect(listIps(again, probe)).toEqual(expectedIps(again, probe));
+    while (again.hosts.indexPending(16) > 0);
     expect(listIps(again, probe)).toEqual(expectedIps(again, probe));
     expect(listIps(again, probe).length).toBeGreaterThan(0);
+    expect(again.store.query('SELECT count(*) FROM host_term').pluck().get()).toBeGreaterThan(40);
   });
 
   test('a field:value term and a wildcard inside a value are answered through indexes, without reading every host', () => {

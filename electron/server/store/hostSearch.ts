@@ -18,25 +18,23 @@
  */
 import {
   covers,
-  flatten,
   fold,
+  matchesHost,
   passes,
   QueryHost,
   termMatches,
-  valueText,
   type FieldScope,
   type Glob,
   type QueryNode,
   type ValueTest,
 } from '../../../shared/api/qfilter';
+import { hostTerms, type PathKind } from '../../../shared/api/hostTerms';
 import type { JsonValue } from '../../../shared/resources';
 import type { Store } from './store';
 
 /** Bumped when what the index holds changes: the tables are filled again on the next open. */
 const INDEX_VERSION = '1';
 
-/** 's' text, 'n' number, 'b' boolean, 'x' not indexed (timestamps, counts). */
-type PathKind = 's' | 'n' | 'b' | 'x';
 
 interface PathRow {
   readonly id: number;
@@ -75,13 +73,6 @@ export interface SearchCondition {
 interface Term {
   readonly field: FieldScope | undefined;
   readonly test: ValueTest;
-}
-
-/** Timestamps and counts are read from columns or evaluated in JS, not kept in the vocabulary. */
-function kindOf(path: string, value: string | number | boolean): PathKind {
-  if (path.endsWith('_seen')) return 'x';
-  if (typeof value === 'number') return path.endsWith('_count') ? 'x' : 'n';
-  return typeof value === 'string' ? 's' : 'b';
 }
 
 /** A text as a GLOB pattern of itself (`*`, `?` and `[` are GLOB's own). */
@@ -136,15 +127,18 @@ function operand(set: string): string {
   return / (UNION|INTERSECT|EXCEPT) /.test(set) ? `SELECT pk FROM (${set})` : set;
 }
 
+/** Ids known to exist, and the path strings made so far. */
 class Cache {
   paths: PathRow[] | undefined;
-  pathIds = new Map<string, number>();
-  values = new Map<string, number>();
+  readonly pathIds = new Map<PathKind, Map<string, number>>();
+  readonly values = new Map<number, Map<string, number>>();
+  valueCount = 0;
 
   clear(): void {
     this.paths = undefined;
     this.pathIds.clear();
     this.values.clear();
+    this.valueCount = 0;
   }
 }
 
@@ -173,67 +167,110 @@ export class HostSearch {
   // -------------------------------------------------------------------------------------------
   // Keeping the index
 
-  /** Does the index hold this code's version of every host? */
+  /** Does the index hold this code's version of the hosts (pending ones aside)? */
   current(): boolean {
     return this.store.query("SELECT value FROM host_search_state WHERE key = 'version'").pluck().get() === INDEX_VERSION;
   }
 
-  /** Index every host again (a database migrated to this version, or an index of another version), in the current write. */
+  /**
+   * Index every host again (a database migrated to this version, or an index of another
+   * version): the index is emptied and every host marked pending, in the current write; the
+   * background catches up.
+   */
   rebuild(): void {
     const { store } = this;
-    for (const table of ['host_term', 'host_vocab', 'host_path']) store.command(`DELETE FROM ${table}`).run();
+    for (const table of ['host_term', 'host_term_set', 'host_vocab', 'host_path']) store.command(`DELETE FROM ${table}`).run();
     store.command("INSERT INTO host_vocab_trigram(host_vocab_trigram) VALUES ('delete-all')").run();
+    store.command('INSERT OR IGNORE INTO host_search_dirty (pk) SELECT pk FROM host_id').run();
     this.cache.clear();
-    const page = store.query('SELECT pk, data FROM host_id WHERE pk > ? ORDER BY pk LIMIT 2000');
-    for (let after = 0; ; ) {
-      const rows = page.all(after) as { pk: number; data: string }[];
-      if (rows.length === 0) break;
-      for (const row of rows) this.index(row.pk, JSON.parse(row.data) as JsonValue);
-      after = rows[rows.length - 1]!.pk;
-    }
     store.command("INSERT INTO host_search_state (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(INDEX_VERSION);
   }
 
-  /**
-   * Index the identity of host `pk` in place of what was indexed for it (inside the write that
-   * stores it); `created`: the host is new, nothing was.
-   */
-  index(pk: number, data: JsonValue, created = false): void {
-    if (!created) this.unindex(pk);
-    const insert = this.store.command('INSERT OR IGNORE INTO host_term (value_id, pk) VALUES (?, ?)');
-    let last = -1;
-    for (const [path, value] of flatten(data)) {
-      const kind = kindOf(path, value);
-      const pathId = this.pathId(path, kind);
-      if (kind === 'x') continue;
-      const valueId = this.valueId(pathId, valueText(value));
-      // Consecutive repeats (the same agent in every item) are common: skip them without a statement.
-      if (valueId !== last) insert.run(valueId, pk);
-      last = valueId;
-    }
+  /** The host of `ip` was written: it is indexed again in the background (a write of many hosts stays short). */
+  changed(ip: string): void {
+    this.store.command('INSERT OR IGNORE INTO host_search_dirty (pk) SELECT pk FROM host_id WHERE ip = ?').run(ip);
   }
 
-  unindex(pk: number): void {
-    this.store.command('DELETE FROM host_term WHERE pk = ?').run(pk);
+  /** Host `pk` is deleted: what was indexed for it goes now (one host: quick). */
+  removed(pk: number): void {
+    this.unindex(pk);
+    this.store.command('DELETE FROM host_search_dirty WHERE pk = ?').run(pk);
+  }
+
+  /** Hosts waiting to be indexed. */
+  pending(): number {
+    return this.store.query('SELECT count(*) FROM host_search_dirty').pluck().get() as number;
+  }
+
+  /**
+   * Index up to `limit` pending hosts (in the caller's write), stopping once `budgetMs` is spent
+   * (one host at least); how many are still pending.
+   */
+  catchUp(limit: number, budgetMs = Infinity): number {
+    const started = performance.now();
+    const rows = this.store.query('SELECT d.pk AS pk, h.data AS data FROM host_search_dirty d LEFT JOIN host_id h ON h.pk = d.pk ORDER BY d.pk LIMIT ?').all(limit) as {
+      pk: number;
+      data: string | null;
+    }[];
+    const done: number[] = [];
+    for (const row of rows) {
+      if (row.data === null) this.unindex(row.pk);
+      else this.index(row.pk, JSON.parse(row.data) as JsonValue);
+      done.push(row.pk);
+      if (performance.now() - started >= budgetMs) break;
+    }
+    if (done.length > 0) this.store.command('DELETE FROM host_search_dirty WHERE pk IN (SELECT value FROM json_each(?))').run(JSON.stringify(done));
+    return this.pending();
+  }
+
+  /** Index the identity of host `pk` in place of what was indexed for it. */
+  private index(pk: number, data: JsonValue): void {
+    this.unindex(pk);
+    const ids: number[] = [];
+    for (const [path, kind, text] of hostTerms(data)) {
+      const pathId = this.pathId(path, kind);
+      if (kind !== 'x') ids.push(this.valueId(pathId, text));
+    }
+    if (ids.length === 0) return;
+    // One statement for all of the host's values (an identity can hold hundreds), and their list
+    // kept for the next time the host is indexed.
+    const list = JSON.stringify(ids);
+    this.store.command('INSERT OR IGNORE INTO host_term (value_id, pk) SELECT value, ? FROM json_each(?)').run(pk, list);
+    this.store.command('INSERT INTO host_term_set (pk, ids) VALUES (?, ?)').run(pk, list);
+  }
+
+  private unindex(pk: number): void {
+    const list = this.store.query('SELECT ids FROM host_term_set WHERE pk = ?').pluck().get(pk) as string | undefined;
+    if (list === undefined) return;
+    this.store.command('DELETE FROM host_term WHERE pk = ? AND value_id IN (SELECT value FROM json_each(?))').run(pk, list);
+    this.store.command('DELETE FROM host_term_set WHERE pk = ?').run(pk);
   }
 
   private pathId(path: string, kind: PathKind): number {
-    const key = `${kind}\u0000${path}`;
-    let id = this.cache.pathIds.get(key);
+    let ofKind = this.cache.pathIds.get(kind);
+    if (!ofKind) {
+      ofKind = new Map();
+      this.cache.pathIds.set(kind, ofKind);
+    }
+    let id = ofKind.get(path);
     if (id === undefined) {
       id = this.store.query('SELECT id FROM host_path WHERE path = ? AND kind = ?').pluck().get(path, kind) as number | undefined;
       if (id === undefined) {
         id = Number(this.store.command('INSERT INTO host_path (path, kind) VALUES (?, ?)').run(path, kind).lastInsertRowid);
         this.cache.paths = undefined;
       }
-      this.cache.pathIds.set(key, id);
+      ofKind.set(path, id);
     }
     return id;
   }
 
   private valueId(pathId: number, text: string): number {
-    const key = `${pathId}\u0000${text}`;
-    let id = this.cache.values.get(key);
+    let ofPath = this.cache.values.get(pathId);
+    if (!ofPath) {
+      ofPath = new Map();
+      this.cache.values.set(pathId, ofPath);
+    }
+    let id = ofPath.get(text);
     if (id === undefined) {
       id = this.store.query('SELECT id FROM host_vocab WHERE path_id = ? AND text = ?').pluck().get(pathId, text) as number | undefined;
       if (id === undefined) {
@@ -241,8 +278,11 @@ export class HostSearch {
         id = Number(this.store.command('INSERT INTO host_vocab (path_id, text, fold) VALUES (?, ?, ?)').run(pathId, text, folded).lastInsertRowid);
         this.store.command('INSERT INTO host_vocab_trigram (rowid, fold) VALUES (?, ?)').run(id, folded);
       }
-      if (this.cache.values.size >= 200_000) this.cache.values.clear();
-      this.cache.values.set(key, id);
+      if (++this.cache.valueCount > 200_000) {
+        this.cache.values.clear();
+        this.cache.valueCount = 0;
+      }
+      ofPath.set(text, id);
     }
     return id;
   }
@@ -261,6 +301,30 @@ export class HostSearch {
     const terms: Term[] = [];
     const set = this.nodeSet(node, params, terms);
     return { set, params: params.values, terms, key: JSON.stringify(node) };
+  }
+
+  /**
+   * The pks of the hosts the query matches: the index's answer for the hosts it holds, and the
+   * query language's own evaluation of the hosts still waiting to be indexed (none, most of the
+   * time; a few thousand just after a large import, while the background catches up).
+   */
+  matching(node: QueryNode, condition: SearchCondition): number[] {
+    const pending = this.store.query('SELECT EXISTS (SELECT 1 FROM host_search_dirty)').pluck().get() === 1;
+    const indexed = this.run(condition, () =>
+      this.store
+        .queryOnce(`SELECT DISTINCT pk FROM (${condition.set})${pending ? ' EXCEPT SELECT pk FROM host_search_dirty' : ''}`, 'select host_id (host_id_qfilter)')
+        .pluck()
+        .all(condition.params),
+    ) as number[];
+    if (!pending) return indexed;
+    const waiting = this.store.query('SELECT h.pk AS pk, h.ip AS ip, h.hits AS hits, h.data AS data FROM host_search_dirty d JOIN host_id h ON h.pk = d.pk').all() as {
+      pk: number;
+      ip: string;
+      hits: number;
+      data: string;
+    }[];
+    for (const host of waiting) if (matchesHost(node, new QueryHost(host.ip, host.hits, host.data))) indexed.push(host.pk);
+    return indexed;
   }
 
   /** Run statements that use `condition` (its SQL functions read its terms meanwhile). */

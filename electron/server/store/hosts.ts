@@ -157,15 +157,24 @@ export class Hosts {
   ) {
     this.search = new HostSearch(store);
     this.sets = store.register(new QuerySets());
-    // A database migrated to the search index (or indexed by another version) is indexed once, here.
+    // A database migrated to the search index (or indexed by another version) is indexed again,
+    // in the background (workspaces/hostIndexer.ts).
     if (!this.search.current()) store.write(() => this.search.rebuild());
   }
 
-  /** Index the stored identity of `ip` again (after a write of its row, in the same transaction). */
-  private reindex(ip: string, identity: JsonObject): void {
-    const pk = this.store.query('SELECT pk FROM host_id WHERE ip = ?').pluck().get(ip) as number;
-    this.search.index(pk, identity);
+  /** Hosts written since the search index last caught up. */
+  pendingIndex(): number {
+    return this.search.pending();
   }
+
+  /**
+   * Bring the search index up to date with up to `limit` hosts written since, in one write that
+   * stops once `budgetMs` is spent; how many are still waiting.
+   */
+  indexPending(limit: number, budgetMs?: number): number {
+    return this.store.write(() => this.search.catchUp(limit, budgetMs));
+  }
+
 
   /** The stored host of a normalised address, if any. */
   find(ip: string): HostRow | undefined {
@@ -187,7 +196,7 @@ export class Hosts {
       data: record.data,
     });
     if (this.hasLocal(record.ip)) this.refresh([record.ip]);
-    else this.reindex(record.ip, JSON.parse(record.data) as JsonObject);
+    else this.search.changed(record.ip);
   }
 
   /** Is this exactly the central part stored for its address (a pull need not write it)? */
@@ -226,13 +235,13 @@ export class Hosts {
     for (const ip of ips) {
       const local = this.evidence.local(ip);
       if (!local) continue;
-      const row = this.store.query(`SELECT pk, ${CENTRAL_SQL} AS central, central_hits FROM host_id WHERE ip = ?`).get(ip) as
-        | { pk: number; central: string | null; central_hits: number | null }
+      const row = this.store.query(`SELECT ${CENTRAL_SQL} AS central, central_hits FROM host_id WHERE ip = ?`).get(ip) as
+        | { central: string | null; central_hits: number | null }
         | undefined;
       const central = row?.central ? (JSON.parse(row.central) as JsonObject) : undefined;
       const identity = hostIdentity({ ip, central, local, homeNets: networks });
       const data = JSON.stringify(identity);
-      const written = write.run({
+      write.run({
         ip,
         // The larger of the two counts: the central server counts the alerts of this site's probe too (docs/decisions.md).
         hits: Math.max(row?.central_hits ?? 0, local.hits),
@@ -241,9 +250,7 @@ export class Hosts {
         hostnames: hostnamesText(identity),
         data,
       });
-      // A new address has nothing indexed yet, and its pk is the one just given.
-      if (row) this.search.index(row.pk, identity);
-      else this.search.index(Number(written.lastInsertRowid), identity, true);
+      this.search.changed(ip);
       count++;
     }
     return count;
@@ -257,7 +264,7 @@ export class Hosts {
   remove(ip: string): void {
     const pk = this.store.query('SELECT pk FROM host_id WHERE ip = ?').pluck().get(ip) as number | undefined;
     if (pk === undefined) return;
-    this.search.unindex(pk);
+    this.search.removed(pk);
     this.store.command('DELETE FROM host_id WHERE pk = ?').run(pk);
   }
 
@@ -284,7 +291,7 @@ export class Hosts {
     const search = this.search.condition(query.qfilter);
     let matched = this.sets.get(search.key);
     if (matched === undefined) {
-      matched = this.search.run(search, () => JSON.stringify(store.queryOnce(`SELECT DISTINCT pk FROM (${search.set})`, 'select host_id (host_id_qfilter)').pluck().all(search.params)));
+      matched = JSON.stringify(this.search.matching(query.qfilter, search));
       this.sets.set(search.key, matched);
     }
     const inSet = (walk: boolean) => `${base.sql} AND ${walk ? '+pk' : 'pk'} IN (SELECT value FROM json_each(?))`;

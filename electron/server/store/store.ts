@@ -142,6 +142,7 @@ export class Store {
   private seen = { dataVersion: -1, totalChanges: -1 };
   private depth = 0;
   private readonly committed: (() => void)[] = [];
+  private readonly commitListeners: (() => void)[] = [];
   /** In a bound workspace, the pk of each object created here (negative); else undefined. */
   localPk: (() => number) | undefined;
 
@@ -250,7 +251,13 @@ export class Store {
       this.seen = this.changes();
     }
     for (const action of this.committed.splice(0)) action();
+    for (const listener of this.commitListeners) listener();
     return result;
+  }
+
+  /** Call `listener` after every write that commits (the host search index catching up). */
+  onCommit(listener: () => void): void {
+    this.commitListeners.push(listener);
   }
 
   /** Run `action` once the current write has committed (at once outside a write; never after a rollback). */

@@ -30,9 +30,9 @@ const LOCAL_PATH = appPath('history');
 const FILTER_PARAMS: readonly string[] = [...historyResource.filters, ...HISTORY_EXTRA_PARAMS];
 
 const COLUMNS: readonly Column[] = [
-  { key: 'date', title: 'Date (UTC)', width: '12.75rem', render: (row) => formatSeen(row.date).replace(/ UTC$/, '') },
-  { key: 'username', title: 'User', width: 'minmax(4.5rem, 0.5fr)' },
-  { key: 'title', title: 'Action', width: 'minmax(7.5rem, 0.8fr)', render: (row) => actionTitle(String(row.action_type ?? ''), typeof row.title === 'string' ? row.title : undefined) },
+  { key: 'date', title: 'Date (UTC)', width: '12.75rem', sort: 'date', render: (row) => formatSeen(row.date).replace(/ UTC$/, '') },
+  { key: 'username', title: 'User', width: 'minmax(4.5rem, 0.5fr)', sort: 'username' },
+  { key: 'title', title: 'Action', width: 'minmax(7.5rem, 0.8fr)', sort: 'action_type', render: (row) => actionTitle(String(row.action_type ?? ''), typeof row.title === 'string' ? row.title : undefined) },
   { key: 'description', title: 'Description', width: 'minmax(10rem, 2fr)', render: (row) => <Description entry={row} /> },
   { key: 'comment', title: 'Comment', width: 'minmax(7rem, 1.4fr)', render: (row) => (typeof row.comment === 'string' ? row.comment : '') },
   { key: 'objects', title: 'Objects', width: 'minmax(6rem, 0.9fr)', render: (row) => <ObjectLinks entry={row} /> },
@@ -238,6 +238,7 @@ function LocalHistory() {
           label="History entries"
           list={list}
           columns={COLUMNS}
+          sorting={{ ordering: params.ordering, defaultOrdering: historyResource.defaultOrdering, onSort: (ordering) => onParams({ ...params, ordering }) }}
           rowKey={(row: JsonObject) => String(row.pk)}
           selectedKey={selected === undefined ? undefined : String(selected)}
           emptyText="No history entry matches. Every change made in this workspace is recorded here."

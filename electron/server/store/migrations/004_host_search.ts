@@ -4,8 +4,9 @@
  * through indexes instead of a scan of every identity. The vocabulary holds each distinct value
  * of a path once (with its case-folded text, and a trigram index for wildcards inside a value);
  * `host_term` links a value to the hosts that have it. The store fills these tables from
- * `host_id.data` (store/hostSearch.ts); `host_search_state` says which version of that filling
- * the tables hold, so that a database migrated here is indexed on its first open.
+ * `host_id.data` (store/hostSearch.ts) after each write, in the background; `host_search_state`
+ * says which version of that filling the tables hold, so that a database migrated here is indexed
+ * again.
  */
 export const hostSearch = `
 -- hits compared, ordered by, and every host's pk read without reading the rows.
@@ -36,7 +37,17 @@ CREATE TABLE host_term (
   pk INTEGER NOT NULL,
   PRIMARY KEY (value_id, pk)
 ) WITHOUT ROWID;
-CREATE INDEX host_term_pk ON host_term(pk);
+-- The value ids indexed for each host (a JSON list): what to take out when it changes.
+CREATE TABLE host_term_set (
+  pk INTEGER PRIMARY KEY,
+  ids TEXT NOT NULL
+);
+
+-- Hosts written since they were last indexed: the index catches up with them in the background,
+-- in small transactions, and a query reads them itself meanwhile (store/hostSearch.ts).
+CREATE TABLE host_search_dirty (
+  pk INTEGER PRIMARY KEY
+);
 
 CREATE TABLE host_search_state (
   key TEXT PRIMARY KEY,
