@@ -31,6 +31,8 @@ const TAIL_BYTES = 4096;
  * larger one is staged batch by batch, its memory bounded (about 50 MB of evidence).
  */
 const BATCH_ENTRIES = 100_000;
+/** The page cache of the workspace's connection during an import, in MB. */
+const IMPORT_PAGE_CACHE_MB = 16;
 /** A plain file is read in segments of this size, side by side in worker threads when it has several. */
 const SEGMENT_BYTES = 8 * 1024 * 1024;
 
@@ -315,6 +317,8 @@ export async function importEve(services: Services, options: EveImportOptions): 
   if (homeNets && 'error' in homeNets) throw new EveImportError(`--home-net: ${homeNets.error}`);
   const bytesTotal = options.sources.reduce((total, source) => total + (source.size ?? 0), 0);
   const { evidence } = services;
+  // An import keeps a small page cache: its memory stays bounded beside its reader threads.
+  const pageCache = services.store.pageCache(IMPORT_PAGE_CACHE_MB);
   const importPk = evidence.begin();
   const main = new Tally();
   let lastProgress = 0;
@@ -570,6 +574,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
     throw error;
   } finally {
     await readers?.close();
+    services.store.pageCache(pageCache);
   }
 }
 

@@ -96,8 +96,13 @@ export function hostIdEndpoint(services: Services): Endpoint {
   const retrieve: Handler = (_ctx, id) => {
     const ip = parseIp(id);
     if (!ip) throw ApiError.detail(400, MESSAGES.invalidIp);
+    const known = services.hosts.rendered.get(ip.text);
+    if (known instanceof RenderedJson) return ok(known);
     const row = services.hosts.find(ip.text);
-    return ok(row ? renderedHost(row) : { ip: ip.text, hits: 0 });
+    if (!row) return ok({ ip: ip.text, hits: 0 });
+    const rendered = renderedHost(row);
+    services.hosts.rendered.set(ip.text, rendered);
+    return ok(rendered);
   };
 
   return {

@@ -5,6 +5,9 @@ import { LATEST_VERSION, MIGRATIONS } from './migrations';
 
 export type Db = Database.Database;
 
+/** The page cache of a workspace's connection, in MB (SQLite allocates it as pages are read). */
+export const PAGE_CACHE_MB = 64;
+
 export class DatabaseTooNewError extends Error {
   constructor(file: string, found: number) {
     super(
@@ -52,8 +55,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    // 32 MB of pages kept (the default is 2 MB): a host_id_qfilter over a large site reads its indexes at random.
-    db.pragma('cache_size = -32768');
+    // 64 MB of pages kept (the default is 2 MB): a host_id_qfilter over a large site reads its
+    // indexes at random (with 32 MB, `*corp*` over a million hosts took twice as long).
+    db.pragma(`cache_size = -${PAGE_CACHE_MB * 1024}`);
     db.function('contains_folded', { deterministic: true }, containsFolded);
     migrate(db, file);
     return db;

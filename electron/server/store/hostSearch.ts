@@ -70,6 +70,12 @@ export interface SearchCondition {
   readonly key: string;
 }
 
+/** The hosts a query matches: how many, and their pks as a JSON list. */
+export interface MatchedHosts {
+  readonly count: number;
+  readonly pks: string;
+}
+
 interface Term {
   readonly field: FieldScope | undefined;
   readonly test: ValueTest;
@@ -308,15 +314,20 @@ export class HostSearch {
    * query language's own evaluation of the hosts still waiting to be indexed (none, most of the
    * time; a few thousand just after a large import, while the background catches up).
    */
-  matching(node: QueryNode, condition: SearchCondition): number[] {
+  matching(node: QueryNode, condition: SearchCondition): MatchedHosts {
     const pending = this.store.query('SELECT EXISTS (SELECT 1 FROM host_search_dirty)').pluck().get() === 1;
-    const indexed = this.run(condition, () =>
+    // The list is made by SQLite as one JSON text: tens of thousands of rows are not handed over one by one.
+    const [count, pks] = this.run(condition, () =>
       this.store
-        .queryOnce(`SELECT DISTINCT pk FROM (${condition.set})${pending ? ' EXCEPT SELECT pk FROM host_search_dirty' : ''}`, 'select host_id (host_id_qfilter)')
-        .pluck()
-        .all(condition.params),
-    ) as number[];
-    if (!pending) return indexed;
+        .queryOnce(
+          `SELECT count(*), json_group_array(pk) FROM (SELECT DISTINCT pk FROM (${condition.set})${pending ? ' EXCEPT SELECT pk FROM host_search_dirty' : ''})`,
+          'select host_id (host_id_qfilter)',
+        )
+        .raw()
+        .get(condition.params),
+    ) as [number, string];
+    if (!pending) return { count, pks };
+    const indexed = JSON.parse(pks) as number[];
     const waiting = this.store.query('SELECT h.pk AS pk, h.ip AS ip, h.hits AS hits, h.data AS data FROM host_search_dirty d JOIN host_id h ON h.pk = d.pk').all() as {
       pk: number;
       ip: string;
@@ -324,7 +335,7 @@ export class HostSearch {
       data: string;
     }[];
     for (const host of waiting) if (matchesHost(node, new QueryHost(host.ip, host.hits, host.data))) indexed.push(host.pk);
-    return indexed;
+    return { count: indexed.length, pks: JSON.stringify(indexed) };
   }
 
   /** Run statements that use `condition` (its SQL functions read its terms meanwhile). */

@@ -14,8 +14,8 @@ import { hostnamesText } from '../../../shared/api/hostIdentity';
 import { hostIdentity } from '../../../shared/eve/identity';
 import { HOST_LISTS, type JsonObject } from '../../../shared/resources';
 import type { Evidence } from './evidence';
-import { HostSearch } from './hostSearch';
-import { CACHING, type Store } from './store';
+import { HostSearch, type MatchedHosts } from './hostSearch';
+import { CACHING, ReadCache, type Store } from './store';
 
 /** A stored host as the API shows it. */
 export interface HostRow {
@@ -98,20 +98,21 @@ const WALK_ORDER_ABOVE = 2000;
  * cannot fill the memory.
  */
 class QuerySets {
-  private readonly sets = new Map<string, string>();
+  private readonly sets = new Map<string, MatchedHosts>();
   private size = 0;
 
   constructor(private readonly limit = 4 * 1024 * 1024) {}
 
-  get(key: string): string | undefined {
+  get(key: string): MatchedHosts | undefined {
     return this.sets.get(key);
   }
 
-  set(key: string, pks: string): void {
-    if (!CACHING || pks.length > this.limit / 4) return;
-    if (this.size + pks.length > this.limit) this.clear();
-    this.sets.set(key, pks);
-    this.size += pks.length;
+  set(key: string, matched: MatchedHosts): void {
+    const { length } = matched.pks;
+    if (!CACHING || length > this.limit / 4) return;
+    if (this.size + length > this.limit) this.clear();
+    this.sets.set(key, matched);
+    this.size += length;
   }
 
   clear(): void {
@@ -150,6 +151,8 @@ function orderSql(ordering: readonly OrderTerm[]): string {
 export class Hosts {
   private readonly search: HostSearch;
   private readonly sets: QuerySets;
+  /** Each address's entry as the API renders it, kept until the next change (filled by the handler). */
+  readonly rendered: ReadCache<string, object>;
 
   constructor(
     private readonly store: Store,
@@ -157,6 +160,7 @@ export class Hosts {
   ) {
     this.search = new HostSearch(store);
     this.sets = store.register(new QuerySets());
+    this.rendered = store.register(new ReadCache<string, object>());
     // A database migrated to the search index (or indexed by another version) is indexed again,
     // in the background (workspaces/hostIndexer.ts).
     if (!this.search.current()) store.write(() => this.search.rebuild());
@@ -291,15 +295,16 @@ export class Hosts {
     const search = this.search.condition(query.qfilter);
     let matched = this.sets.get(search.key);
     if (matched === undefined) {
-      matched = JSON.stringify(this.search.matching(query.qfilter, search));
+      matched = this.search.matching(query.qfilter, search);
       this.sets.set(search.key, matched);
     }
+    const pks = matched.pks;
     const inSet = (walk: boolean) => `${base.sql} AND ${walk ? '+pk' : 'pk'} IN (SELECT value FROM json_each(?))`;
     const countSql = `SELECT count(*) FROM host_id WHERE ${inSet(false)}`;
     const count =
       base.params.length === 0
-        ? (JSON.parse(matched) as number[]).length
-        : store.cachedCount(`${countSql}\u0000${JSON.stringify(base.params)}\u0000${search.key}`, () => Number(store.query(countSql).pluck().get(...base.params, matched)));
+        ? matched.count
+        : store.cachedCount(`${countSql}\u0000${JSON.stringify(base.params)}\u0000${search.key}`, () => Number(store.query(countSql).pluck().get(...base.params, pks)));
     const page = pageNumber(query.page, count, pageSize);
     if (page === undefined) return undefined;
     // Few matches are read and sorted; of many, the page is found by walking the order's index
@@ -307,7 +312,7 @@ export class Hosts {
     const rows =
       count === 0
         ? []
-        : (store.query(`SELECT ip, hits, data FROM host_id WHERE ${inSet(count > WALK_ORDER_ABOVE)} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...base.params, matched, pageSize, (page - 1) * pageSize) as HostRow[]);
+        : (store.query(`SELECT ip, hits, data FROM host_id WHERE ${inSet(count > WALK_ORDER_ABOVE)} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...base.params, pks, pageSize, (page - 1) * pageSize) as HostRow[]);
     return { count, page, pageSize, rows };
   }
 }

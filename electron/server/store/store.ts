@@ -183,6 +183,13 @@ export class Store {
     return new TimedRead(prepared, name, this.slow);
   }
 
+  /** Set the connection's page cache to `megabytes` (an import bounds its memory); the size it had. */
+  pageCache(megabytes: number): number {
+    const before = this.db.pragma('cache_size', { simple: true }) as number;
+    this.db.pragma(`cache_size = -${Math.round(megabytes * 1024)}`);
+    return before < 0 ? -before / 1024 : (before * (this.db.pragma('page_size', { simple: true }) as number)) / 1024 / 1024;
+  }
+
   /** A function of this code that SQL statements can call (evaluated row by row, synchronously). */
   defineFunction(name: string, fn: (...args: never[]) => unknown): void {
     this.db.function(name, { deterministic: false, varargs: false }, fn as (...args: unknown[]) => unknown);
