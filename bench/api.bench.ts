@@ -7,12 +7,11 @@
  *
  *   npm run bench -- [--probes 100000] [--ref-probes 10000] [--duration 10] [--no-reference] [--write]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { load, log, memoryOf, PINNED, startChild, type Child, type Load } from './children';
 import { BENCH_TOKEN, buildOutpostDataset, probeSpec, referenceSeed, templateName } from './dataset';
 
 // Runs as dist/bench/api.bench.cjs.
@@ -32,51 +31,8 @@ const { values: options } = parseArgs({
 const PROBES = Number(options.probes);
 const REF_PROBES = Number(options['ref-probes']);
 const DURATION = Number(options.duration);
-const log = (line: string) => process.stderr.write(`${line}\n`);
 /** The site template inherits from its region: it overrides the fields the PATCHes change. */
 const OVERRIDES = ['ntp_server', 'dns_server'];
-
-interface Child {
-  readonly url: string;
-  readonly process: ChildProcess;
-  readonly startedMs: number;
-  stop(): Promise<void>;
-}
-
-/**
- * The load generator and the server under test each get a core of their own (when taskset is
- * there): the figures then move far less from run to run on a 2-core machine.
- */
-const PINNED = process.platform === 'linux' && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]).status === 0;
-
-function startChild(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Child> {
-  const started = performance.now();
-  const child = PINNED
-    ? spawn('taskset', ['-c', '1', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
-    : spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let output = '';
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      output += c.toString();
-      const match = /^listening on (\S+)$/m.exec(output);
-      if (match) {
-        resolve({
-          url: match[1]!,
-          process: child,
-          startedMs: started,
-          stop: () =>
-            new Promise((done) => {
-              if (child.exitCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${command} exited with ${code}:\n${output}`)));
-  });
-}
 
 async function firstAnswerMs(child: Child, token: string): Promise<number> {
   for (;;) {
@@ -88,37 +44,6 @@ async function firstAnswerMs(child: Child, token: string): Promise<number> {
     }
     await new Promise((r) => setTimeout(r, 2));
   }
-}
-
-interface Load {
-  readonly name: string;
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly requests: number;
-  readonly non2xx: number;
-}
-
-async function load(name: string, options: autocannon.Options): Promise<Load> {
-  // A short run first, so that neither side is measured while its JIT warms up.
-  await autocannon({ connections: 16, duration: 1, ...options });
-  const result = await autocannon({ connections: 16, duration: DURATION, ...options });
-  const figures = {
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    non2xx: result.non2xx + result.errors + result.timeouts,
-  };
-  log(`  ${name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms (${figures.requests} requests, ${figures.non2xx} failed)`);
-  return figures;
-}
-
-function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
 async function main(): Promise<void> {
@@ -151,7 +76,7 @@ async function main(): Promise<void> {
   // The ceiling is measured before and after the API runs; the better of the two is kept.
   const measureCeiling = async () => {
     const bare = await startChild(process.execPath, [path.join(ROOT, 'dist/bench/bareServer.cjs'), bodyFile]);
-    const figures = await load('bare node:http', { url: `${bare.url}/` });
+    const figures = await load('bare node:http', { url: `${bare.url}/` }, DURATION);
     await bare.stop();
     return figures;
   };
@@ -159,10 +84,10 @@ async function main(): Promise<void> {
   const ceilingBefore = await measureCeiling();
 
   log('outpost');
-  const detail = await load('detail GET', { url: `${base}${paths.detail}`, headers });
-  const filtered = await load('list, filter + ordering', { url: `${base}${paths.filtered}`, headers });
-  const filteredByUpdate = await load('list, filter + ordering by -updated (sorted, no index order)', { url: `${base}${paths.filteredByUpdate}`, headers });
-  const searched = await load('list, filter + search + ordering', { url: `${base}${paths.searched}`, headers });
+  const detail = await load('detail GET', { url: `${base}${paths.detail}`, headers }, DURATION);
+  const filtered = await load('list, filter + ordering', { url: `${base}${paths.filtered}`, headers }, DURATION);
+  const filteredByUpdate = await load('list, filter + ordering by -updated (sorted, no index order)', { url: `${base}${paths.filteredByUpdate}`, headers }, DURATION);
+  const searched = await load('list, filter + search + ordering', { url: `${base}${paths.searched}`, headers }, DURATION);
   let flip = 0;
   const patch = await load(`PATCH template with ${fleetSize} children`, {
     url: base,
@@ -174,7 +99,7 @@ async function main(): Promise<void> {
         setupRequest: (request) => ({ ...request, body: JSON.stringify({ overriden_fields: OVERRIDES, ntp_server: `ntp-${flip++ % 2}.example.com` }) }),
       },
     ],
-  });
+  }, DURATION);
 
   const single: number[] = [];
   for (let i = 0; i < 21; i++) {
@@ -199,9 +124,9 @@ async function main(): Promise<void> {
     { ...process.env, OUTPOST_READ_CACHE: 'off' },
   );
   await firstAnswerMs(cold, BENCH_TOKEN);
-  const coldDetail = await load('cold detail GET', { url: `${cold.url}${paths.detail}`, headers });
-  const coldFiltered = await load('cold list, filter + ordering', { url: `${cold.url}${paths.filtered}`, headers });
-  const coldSearched = await load('cold list, filter + search + ordering', { url: `${cold.url}${paths.searched}`, headers });
+  const coldDetail = await load('cold detail GET', { url: `${cold.url}${paths.detail}`, headers }, DURATION);
+  const coldFiltered = await load('cold list, filter + ordering', { url: `${cold.url}${paths.filtered}`, headers }, DURATION);
+  const coldSearched = await load('cold list, filter + search + ordering', { url: `${cold.url}${paths.searched}`, headers }, DURATION);
   await cold.stop();
   const ceilingAfter = await measureCeiling();
 
@@ -215,7 +140,7 @@ async function main(): Promise<void> {
       ...process.env,
       REFSERVER_LOG: 'WARNING',
     });
-    peer = await load('reference DRF: list, filter + search + ordering', { url: `${reference.url}${paths.searched}`, headers });
+    peer = await load('reference DRF: list, filter + search + ordering', { url: `${reference.url}${paths.searched}`, headers }, DURATION);
     await reference.stop();
   }
   const ceilingLast = await measureCeiling();

@@ -12,7 +12,6 @@
  *
  *   npm run bench:hosts -- [--hosts 1000000] [--duration 10] [--queries 300] [--write]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +19,7 @@ import autocannon from 'autocannon';
 import { checkHostEntry } from '../shared/api/hostIdentity';
 import type { JsonObject } from '../shared/resources';
 import { openWorkspace } from '../electron/workspaces/openWorkspace';
+import { load, log, memoryOf, PINNED, startChild, type Child } from './children';
 import { BENCH_TOKEN } from './dataset';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -34,8 +34,6 @@ const HOSTS = Number(option('hosts', '1000000'));
 const DURATION = Number(option('duration', '10'));
 const QUERIES = Number(option('queries', '300'));
 const WRITE = process.argv.includes('--write');
-const log = (line: string) => process.stderr.write(`${line}\n`);
-const PINNED = process.platform === 'linux' && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]).status === 0;
 
 // ---------------------------------------------------------------------------------------------
 // The data set: a large site as EVE imports and the central server describe it.
@@ -130,44 +128,8 @@ async function buildDataset(dataDir: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Processes and load
 
-interface Child {
-  readonly url: string;
-  readonly process: ChildProcess;
-  readonly startedMs: number;
-  stop(): Promise<void>;
-}
-
-function startChild(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Child> {
-  const started = performance.now();
-  const child = PINNED
-    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
-    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let output = '';
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      output += c.toString();
-      const match = /^listening on (\S+)$/m.exec(output);
-      if (match) {
-        resolve({
-          url: match[1]!,
-          process: child,
-          startedMs: started,
-          stop: () =>
-            new Promise((done) => {
-              if (child.exitCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-}
-
 function serve(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Child> {
-  return startChild([path.join(ROOT, 'dist/node/outpost.cjs'), 'serve', '--data', dataDir, '--port', '0', '--admin-token', BENCH_TOKEN], env);
+  return startChild(process.execPath, [path.join(ROOT, 'dist/node/outpost.cjs'), 'serve', '--data', dataDir, '--port', '0', '--admin-token', BENCH_TOKEN], env);
 }
 
 async function firstAnswerMs(child: Child): Promise<number> {
@@ -180,21 +142,6 @@ async function firstAnswerMs(child: Child): Promise<number> {
     }
     await new Promise((r) => setTimeout(r, 2));
   }
-}
-
-interface Load {
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly failed: number;
-}
-
-async function load(name: string, options: autocannon.Options): Promise<Load> {
-  await autocannon({ connections: 16, duration: 1, ...options });
-  const result = await autocannon({ connections: 16, duration: DURATION, ...options });
-  const figures = { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts };
-  log(`  ${name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms (${figures.failed} failed)`);
-  return figures;
 }
 
 interface Latency {
@@ -224,11 +171,6 @@ async function latencies(child: Child, queries: readonly string[]): Promise<Late
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
   counts.sort((a, b) => a - b);
   return { p50: at(0.5), p99: at(0.99), max: times[times.length - 1]!, matches: counts[0] === counts[counts.length - 1] ? `${counts[0]}` : `${counts[0]}–${counts[counts.length - 1]}` };
-}
-
-function memoryOf(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
 function hostnameOf(i: number): string | undefined {
@@ -267,8 +209,8 @@ async function main(): Promise<void> {
     requests: [{ setupRequest: (request) => ({ ...request, path: `/rest/appliances/host_id/${ips[next++ % ips.length]}` }) }],
   });
   const bareRun = async (name: string) => {
-    const bare = await startChild([path.join(ROOT, 'dist/bench/bareServer.cjs'), bodyFile]);
-    const figures = await load(name, rotating(`${bare.url}/`));
+    const bare = await startChild(process.execPath, [path.join(ROOT, 'dist/bench/bareServer.cjs'), bodyFile]);
+    const figures = await load(name, rotating(`${bare.url}/`), DURATION);
     await bare.stop();
     return figures;
   };
@@ -276,8 +218,8 @@ async function main(): Promise<void> {
   const before = await bareRun('bare node:http, same body (before)');
   const detailServer = await serve(dataDir);
   await firstAnswerMs(detailServer);
-  const detail = await load('host detail GET', rotating(`${detailServer.url}/`));
-  const detailMemory = memoryOf(detailServer.process.pid!);
+  const detail = await load('host detail GET', rotating(`${detailServer.url}/`), DURATION);
+  const detailMemory = memoryOf(detailServer.process.pid!).peakMb;
   await detailServer.stop();
   const after = await bareRun('bare node:http, same body (after)');
   const ceiling = before.rps >= after.rps ? before : after;
@@ -296,7 +238,7 @@ async function main(): Promise<void> {
     uncached,
     Array.from({ length: QUERIES }, (_, n) => `host_id.services.port:${[80, 443, 53, 22][n % 4]} AND NOT host_id.services.values.app_proto:unknown`),
   );
-  const qfilterMemory = memoryOf(uncached.process.pid!);
+  const qfilterMemory = memoryOf(uncached.process.pid!).peakMb;
   await uncached.stop();
 
   const ratio = detail.rps / ceiling.rps;

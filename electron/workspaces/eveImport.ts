@@ -12,12 +12,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { EvidenceBatch } from '../../shared/eve/accumulate';
-import { deriveEvidence } from '../../shared/eve/derive';
-import { readEveLine, SKIP_REASONS, type SkipReason } from '../../shared/eve/event';
+import { SKIP_REASONS, type SkipReason } from '../../shared/eve/event';
 import { parseHomeNets } from '../../shared/eve/identity';
 import type { EveFileRecord } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
-import { MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
+import { lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
 import { SegmentReaders } from './eveWorkers';
 
 export { MAX_LINE_BYTES };
@@ -342,25 +341,19 @@ export async function importEve(services: Services, options: EveImportOptions): 
     options.onProgress({ file, bytesRead: counter.raw, bytesTotal, events: main.eventsUsed, hosts: staged.count + main.batch.hosts.size });
   };
   const read = (tally: Tally, bytes: Buffer | undefined, where: string) => {
-    if (bytes === undefined) {
-      tally.skip('line too long', where);
-      return;
-    }
-    let text = bytes.toString('utf8');
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    if (text.trim() === '') return;
-    const parsed = readEveLine(text);
-    if ('skip' in parsed) {
-      tally.skip(parsed.skip, where);
+    const outcome = lineOutcome(bytes?.toString('utf8'));
+    if (outcome === 'blank') return;
+    if ('skip' in outcome) {
+      tally.skip(outcome.skip, where);
       return;
     }
     tally.events++;
-    if ('other' in parsed) {
+    if ('other' in outcome) {
       tally.eventsOther++;
       return;
     }
     tally.eventsUsed++;
-    tally.batch.add(deriveEvidence(parsed.event));
+    tally.batch.add(outcome.derived);
     if (tally === main && main.batch.size >= BATCH_ENTRIES) flush();
   };
 

@@ -11,7 +11,7 @@
 import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import { EvidenceBatch, type GatheredHost, type GatheredValue } from '../../shared/eve/accumulate';
-import { deriveEvidence } from '../../shared/eve/derive';
+import { deriveEvidence, type Derived } from '../../shared/eve/derive';
 import { readEveLine, type SkipReason } from '../../shared/eve/event';
 
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -60,25 +60,32 @@ class SegmentTally {
   /** One complete line (without its newline), or undefined for one too long to hold. */
   line(text: string | undefined): void {
     this.lines++;
-    if (text === undefined) {
-      this.skip('line too long');
-      return;
-    }
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    if (text.trim() === '') return;
-    const parsed = readEveLine(text);
-    if ('skip' in parsed) {
-      this.skip(parsed.skip);
+    const outcome = lineOutcome(text);
+    if (outcome === 'blank') return;
+    if ('skip' in outcome) {
+      this.skip(outcome.skip);
       return;
     }
     this.events++;
-    if ('other' in parsed) {
-      this.eventsOther++;
-      return;
+    if ('other' in outcome) this.eventsOther++;
+    else {
+      this.eventsUsed++;
+      this.batch.add(outcome.derived);
     }
-    this.eventsUsed++;
-    this.batch.add(deriveEvidence(parsed.event));
   }
+}
+
+/** What one line gives: nothing (a blank line), a skip and its reason, an event of another type, or evidence. */
+export type LineOutcome = 'blank' | { readonly skip: SkipReason } | { readonly other: string } | { readonly derived: Derived };
+
+/** One complete line of a log (without its newline; undefined: too long to hold), read. */
+export function lineOutcome(text: string | undefined): LineOutcome {
+  if (text === undefined) return { skip: 'line too long' };
+  const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+  if (line.trim() === '') return 'blank';
+  const parsed = readEveLine(line);
+  if ('skip' in parsed || 'other' in parsed) return parsed;
+  return { derived: deriveEvidence(parsed.event) };
 }
 
 /** Where the first line starting at or after `start` begins (`size` if none does). */

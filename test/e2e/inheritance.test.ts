@@ -7,13 +7,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openApp, type Session } from './browser';
+import { TEMPLATES, VENDOR, ENGINE, probeApi } from './probeApi';
 
-const TEMPLATES = '/rest/appliances/vendor_probe_template/';
-const VENDOR = '/rest/appliances/vendor_probe/';
-const ENGINE = '/rest/appliances/engine_probe/';
 
 let session: Session;
 let page: Page;
+const { create, read } = probeApi(() => session);
 
 beforeAll(async () => {
   session = await openApp();
@@ -24,21 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
 });
-
-// Tests read API bodies loosely.
-type Body = Record<string, any>;
-
-async function create(path: string, body: Body): Promise<Body> {
-  const reply = await session.server.api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.status} ${reply.text}`);
-  return reply.json();
-}
-
-async function read(path: string): Promise<Body> {
-  const reply = await session.server.api.get(path);
-  if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`);
-  return reply.json();
-}
 
 async function open(hash: string): Promise<void> {
   // Through another page, so that a form left changed by a test is left as a reload leaves it.

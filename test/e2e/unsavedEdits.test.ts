@@ -8,12 +8,12 @@
 import type { Dialog, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openApp, type Session } from './browser';
+import { TEMPLATES, VENDOR, probeApi } from './probeApi';
 
-const TEMPLATES = '/rest/appliances/vendor_probe_template/';
-const VENDOR = '/rest/appliances/vendor_probe/';
 
 let session: Session;
 let page: Page;
+const { create, read } = probeApi(() => session);
 /** The browser's own questions (beforeunload) asked since the last look, answered by `answer`. */
 let asked: string[] = [];
 let answer: 'accept' | 'dismiss' = 'accept';
@@ -30,21 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
 });
-
-// Tests read API bodies loosely.
-type Body = Record<string, any>;
-
-async function create(path: string, body: Body): Promise<Body> {
-  const reply = await session.server.api.post(path, body);
-  if (reply.status !== 201) throw new Error(`${path}: ${reply.status} ${reply.text}`);
-  return reply.json();
-}
-
-async function read(path: string): Promise<Body> {
-  const reply = await session.server.api.get(path);
-  if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`);
-  return reply.json();
-}
 
 /** Open a route afresh (each test starts from a page with nothing changed). */
 async function open(hash: string): Promise<void> {
