@@ -185,6 +185,12 @@ export interface EveImportOptions {
   readonly signal?: AbortSignal;
   /** The history's user (the local admin unless given). */
   readonly user?: { readonly pk: number; readonly username: string };
+  /**
+   * Worker threads that read a large plain file's segments side by side (default none: on two
+   * cores they made a 1 GB import 12 % faster for 90 MB more memory, past the 300 MB bound; see
+   * docs/eve.md). The segments are read on this thread otherwise, the same way.
+   */
+  readonly readerThreads?: number;
 }
 
 /** The sources of paths given on the command line (folders expanded, oldest rotated file first). */
@@ -368,9 +374,9 @@ export async function importEve(services: Services, options: EveImportOptions): 
     let lines = resumed?.lines ?? 0;
     let endOfLines = resumed?.bytes ?? 0;
     const tasks = segmentsOf(file, endOfLines, size);
-    if (tasks.length > 1 && !readersTried) {
+    if (tasks.length > 1 && !readersTried && (options.readerThreads ?? 0) > 0) {
       readersTried = true;
-      readers = SegmentReaders.start();
+      readers = SegmentReaders.start(options.readerThreads);
     }
     const pool = tasks.length > 1 ? readers : undefined;
     const inFlight: { task: SegmentTask; result: Promise<SegmentResult> }[] = [];

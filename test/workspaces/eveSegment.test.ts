@@ -122,7 +122,7 @@ describe('a large plain file imported by worker threads', () => {
       const opened: OpenedWorkspace = openWorkspace({ file: path.join(tempDir(), 'ws.sqlite3'), instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
       cleanups.push(() => opened.close());
       const { sources } = fileSources(paths);
-      const summary = await importEve(opened.services, { sources });
+      const summary = await importEve(opened.services, { sources, readerThreads: 2 });
       const hosts = opened.services.store.db.prepare('SELECT ip, hits, data FROM host_id ORDER BY ip').all();
       return { summary: { ...summary, files: summary.files.map((f) => ({ ...f, path: path.basename(f.path) })) }, hosts };
     };

@@ -16,7 +16,8 @@ interface ProbeOverrides {
   readonly overrides: readonly string[];
 }
 
-const SETTLE_MS = 120;
+/** A pause long enough that typing a search (a key every ~120 ms) or scrolling reads nothing. */
+const SETTLE_MS = 400;
 const AT_ONCE = 4;
 const known = new Map<string, ProbeOverrides>();
 let running = 0;
