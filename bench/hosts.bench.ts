@@ -111,9 +111,8 @@ async function buildDataset(dataDir: string): Promise<string> {
   }
   // The search index catches up (the server would do it in the background).
   const indexing = Date.now();
-  for (let left = services.hosts.pendingIndex(); left > 0; ) {
-    left = services.hosts.indexPending(20_000);
-    if (left % 100_000 < 20_000) log(`  ${left} hosts left to index (${((Date.now() - indexing) / 1000).toFixed(0)} s)`);
+  for (let batches = 1; services.hosts.indexPending(20_000); batches++) {
+    if (batches % 5 === 0) log(`  ${services.hosts.pendingIndex()} hosts left to index (${((Date.now() - indexing) / 1000).toFixed(0)} s)`);
   }
   log(`hosts indexed for search in ${((Date.now() - indexing) / 1000).toFixed(0)} s`);
   services.store.db.exec("INSERT INTO host_vocab_trigram(host_vocab_trigram) VALUES ('optimize')");

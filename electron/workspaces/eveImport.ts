@@ -16,7 +16,7 @@ import { SKIP_REASONS, type SkipReason } from '../../shared/eve/event';
 import { parseHomeNets } from '../../shared/eve/identity';
 import type { EveFileRecord } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
-import { lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
+import { FIRST_SKIPS, lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
 import { SegmentReaders } from './eveWorkers';
 
 export { MAX_LINE_BYTES };
@@ -271,39 +271,39 @@ class Tally {
   skip(reason: SkipReason, where: string): void {
     const entry = (this.skipped[reason] ??= { count: 0, first: [] });
     entry.count++;
-    if (entry.first.length < 5) entry.first.push(where);
+    if (entry.first.length < FIRST_SKIPS) entry.first.push(where);
   }
 
   /** Take another tally's counts and evidence. */
   take(other: Tally): void {
-    this.linesRead += other.linesRead;
-    this.eventsUsed += other.eventsUsed;
-    this.eventsOther += other.eventsOther;
-    this.events += other.events;
-    for (const reason of SKIP_REASONS) {
-      const theirs = other.skipped[reason];
-      if (!theirs) continue;
-      const mine = (this.skipped[reason] ??= { count: 0, first: [] });
-      mine.count += theirs.count;
-      mine.first.push(...theirs.first.slice(0, Math.max(0, 5 - mine.first.length)));
-    }
+    this.count(other.linesRead, other, other.skipped, (where) => where);
     this.batch.merge(other.batch);
   }
 
   /** Take a segment's counts and evidence; its skipped lines numbered from `linesBefore` in `file`. */
   takeSegment(result: SegmentResult, file: string, linesBefore: number): void {
-    this.linesRead += result.lines;
-    this.eventsUsed += result.eventsUsed;
-    this.eventsOther += result.eventsOther;
-    this.events += result.events;
+    this.count(result.lines, result, result.skipped, (line) => `${file}:${linesBefore + line}`);
+    this.batch.mergeGathered(result.values, result.hosts, result.eventsUsed);
+  }
+
+  /** Add counts read elsewhere, the first skipped lines of each reason kept in order. */
+  private count<W>(
+    lines: number,
+    events: { readonly events: number; readonly eventsUsed: number; readonly eventsOther: number },
+    skipped: Partial<Record<SkipReason, { count: number; first: W[] }>>,
+    where: (first: W) => string,
+  ): void {
+    this.linesRead += lines;
+    this.eventsUsed += events.eventsUsed;
+    this.eventsOther += events.eventsOther;
+    this.events += events.events;
     for (const reason of SKIP_REASONS) {
-      const theirs = result.skipped[reason];
+      const theirs = skipped[reason];
       if (!theirs) continue;
       const mine = (this.skipped[reason] ??= { count: 0, first: [] });
       mine.count += theirs.count;
-      for (const line of theirs.first) if (mine.first.length < 5) mine.first.push(`${file}:${linesBefore + line}`);
+      for (const first of theirs.first) if (mine.first.length < FIRST_SKIPS) mine.first.push(where(first));
     }
-    this.batch.mergeGathered(result.values, result.hosts, result.eventsUsed);
   }
 }
 

@@ -17,7 +17,7 @@ import { readEveLine, type SkipReason } from '../../shared/eve/event';
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 /** First lines of each skip reason kept (as line numbers within the segment, from 1). */
-const FIRST_SKIPS = 5;
+export const FIRST_SKIPS = 5;
 
 export interface SegmentTask {
   readonly file: string;

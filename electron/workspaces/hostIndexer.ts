@@ -30,8 +30,8 @@ export class HostIndexer {
     this.scheduled = false;
     if (this.stopped || !this.services.store.open) return;
     try {
-      if (this.services.hosts.pendingIndex() === 0) return;
-      if (this.services.hosts.indexPending(BATCH, BATCH_MS) > 0) this.kick();
+      if (!this.services.hosts.indexWaiting()) return;
+      if (this.services.hosts.indexPending(BATCH, BATCH_MS)) this.kick();
     } catch (error) {
       this.onError(error);
     }

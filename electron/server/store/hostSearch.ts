@@ -208,11 +208,16 @@ export class HostSearch {
     return this.store.query('SELECT count(*) FROM host_search_dirty').pluck().get() as number;
   }
 
+  /** Is any host waiting to be indexed? (No count: a backlog of a million is not counted at every batch.) */
+  waiting(): boolean {
+    return this.store.query('SELECT EXISTS (SELECT 1 FROM host_search_dirty)').pluck().get() === 1;
+  }
+
   /**
    * Index up to `limit` pending hosts (in the caller's write), stopping once `budgetMs` is spent
-   * (one host at least); how many are still pending.
+   * (one host at least); whether any is still waiting.
    */
-  catchUp(limit: number, budgetMs = Infinity): number {
+  catchUp(limit: number, budgetMs = Infinity): boolean {
     const started = performance.now();
     const rows = this.store.query('SELECT d.pk AS pk, h.data AS data FROM host_search_dirty d LEFT JOIN host_id h ON h.pk = d.pk ORDER BY d.pk LIMIT ?').all(limit) as {
       pk: number;
@@ -226,7 +231,7 @@ export class HostSearch {
       if (performance.now() - started >= budgetMs) break;
     }
     if (done.length > 0) this.store.command('DELETE FROM host_search_dirty WHERE pk IN (SELECT value FROM json_each(?))').run(JSON.stringify(done));
-    return this.pending();
+    return this.waiting();
   }
 
   /** Index the identity of host `pk` in place of what was indexed for it. */
@@ -315,7 +320,7 @@ export class HostSearch {
    * time; a few thousand just after a large import, while the background catches up).
    */
   matching(node: QueryNode, condition: SearchCondition): MatchedHosts {
-    const pending = this.store.query('SELECT EXISTS (SELECT 1 FROM host_search_dirty)').pluck().get() === 1;
+    const pending = this.waiting();
     // The list is made by SQLite as one JSON text: tens of thousands of rows are not handed over one by one.
     const [count, pks] = this.run(condition, () =>
       this.store

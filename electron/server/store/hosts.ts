@@ -171,14 +171,18 @@ export class Hosts {
     return this.search.pending();
   }
 
-  /**
-   * Bring the search index up to date with up to `limit` hosts written since, in one write that
-   * stops once `budgetMs` is spent; how many are still waiting.
-   */
-  indexPending(limit: number, budgetMs?: number): number {
-    return this.store.write(() => this.search.catchUp(limit, budgetMs));
+  /** Is any host waiting for the search index? */
+  indexWaiting(): boolean {
+    return this.search.waiting();
   }
 
+  /**
+   * Bring the search index up to date with up to `limit` hosts written since, in one write that
+   * stops once `budgetMs` is spent; whether any is still waiting.
+   */
+  indexPending(limit: number, budgetMs?: number): boolean {
+    return this.store.write(() => this.search.catchUp(limit, budgetMs));
+  }
 
   /** The stored host of a normalised address, if any. */
   find(ip: string): HostRow | undefined {
