@@ -5,7 +5,7 @@
  * accepted on a loopback address only.
  */
 import type { TLSSocket } from 'node:tls';
-import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { RemoteFailure } from '../../shared/app/sync';
 import type { JsonValue } from '../../shared/resources';
 
@@ -98,7 +98,10 @@ export function checkRemoteConfig(config: RemoteConfig): { url: URL; warning?: s
 }
 
 export class RemoteClient {
-  private readonly agent: Agent;
+  private pool: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
+  private readonly connectTimeoutMs: number;
+  private readonly headersTimeoutMs: number;
+  private readonly bodyTimeoutMs: number;
   private readonly base: URL;
   private readonly attempts: number;
   private readonly backoff: (attempt: number) => number;
@@ -115,26 +118,40 @@ export class RemoteClient {
     this.backoff = options.backoff ?? ((n) => 250 * 4 ** (n - 1));
     this.maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
     this.deadlineMs = options.deadlineMs ?? 300_000;
-    const pin = config.pin === undefined ? undefined : normalizeFingerprint(config.pin);
-    const tls = { rejectUnauthorized: !(config.insecure || pin) };
-    const connector = buildConnector({ ...tls, timeout: options.connectTimeoutMs ?? 10_000 });
-    this.agent = new Agent({
-      keepAliveTimeout: 30_000,
-      headersTimeout: options.headersTimeoutMs ?? 30_000,
-      bodyTimeout: options.bodyTimeoutMs ?? 120_000,
-      connect: pin
-        ? (opts, callback) =>
-            connector(opts, (error, socket) => {
-              if (error || !socket) return callback(error ?? new Error('no socket'), null);
-              const seen = (socket as TLSSocket).getPeerCertificate?.()?.fingerprint256;
-              if (!seen || normalizeFingerprint(seen) !== pin) {
-                socket.destroy();
-                return callback(new RemoteError('tls', `the certificate of ${this.base.host} is not the pinned one (it is ${seen ?? 'unknown'})`), null);
-              }
-              callback(null, socket);
-            })
-        : connector,
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    this.headersTimeoutMs = options.headersTimeoutMs ?? 30_000;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? 120_000;
+  }
+
+  /**
+   * The connection pool, made at the first request: undici is loaded then, not by every command
+   * that opens a workspace (it is a sixth of the command line's start-up).
+   */
+  private dispatcher(): Promise<{ agent: Agent; request: typeof import('undici').request }> {
+    this.pool ??= import('undici').then(({ Agent, buildConnector, request }) => {
+      const pin = this.config.pin === undefined ? undefined : normalizeFingerprint(this.config.pin);
+      const tls = { rejectUnauthorized: !(this.config.insecure || pin) };
+      const connector = buildConnector({ ...tls, timeout: this.connectTimeoutMs });
+      const agent = new Agent({
+        keepAliveTimeout: 30_000,
+        headersTimeout: this.headersTimeoutMs,
+        bodyTimeout: this.bodyTimeoutMs,
+        connect: pin
+          ? (opts, callback) =>
+              connector(opts, (error, socket) => {
+                if (error || !socket) return callback(error ?? new Error('no socket'), null);
+                const seen = (socket as TLSSocket).getPeerCertificate?.()?.fingerprint256;
+                if (!seen || normalizeFingerprint(seen) !== pin) {
+                  socket.destroy();
+                  return callback(new RemoteError('tls', `the certificate of ${this.base.host} is not the pinned one (it is ${seen ?? 'unknown'})`), null);
+                }
+                callback(null, socket);
+              })
+          : connector,
+      });
+      return { agent, request };
     });
+    return this.pool;
   }
 
   /** An absolute URL on the remote for an API path (`/rest/...`). */
@@ -183,10 +200,11 @@ export class RemoteClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const signal = AbortSignal.timeout(this.deadlineMs);
     try {
+      const { agent, request } = await this.dispatcher();
       const response = await request(target, {
         method: method as Dispatcher.HttpMethod,
         headers,
-        dispatcher: this.agent,
+        dispatcher: agent,
         signal,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
@@ -237,17 +255,18 @@ export class RemoteClient {
   }
 
   /** A streamed request for the proxy: the caller reads the body. */
-  stream(method: string, target: string, headers: Record<string, string>, body: Buffer | undefined): Promise<Dispatcher.ResponseData> {
+  async stream(method: string, target: string, headers: Record<string, string>, body: Buffer | undefined): Promise<Dispatcher.ResponseData> {
+    const { agent, request } = await this.dispatcher();
     return request(new URL(target, this.base), {
       method: method as Dispatcher.HttpMethod,
       headers: { ...headers, Authorization: `Token ${this.token()}` },
-      dispatcher: this.agent,
+      dispatcher: agent,
       ...(body && body.length > 0 ? { body } : {}),
     });
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.pool ? this.pool.then(({ agent }) => agent.close()) : Promise.resolve();
   }
 }
 

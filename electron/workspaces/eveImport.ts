@@ -191,6 +191,8 @@ export interface EveImportOptions {
    * docs/eve.md). The segments are read on this thread otherwise, the same way.
    */
   readonly readerThreads?: number;
+  /** Evidence entries gathered in memory before they are staged (BATCH_ENTRIES unless given: tests stage often). */
+  readonly batchEntries?: number;
 }
 
 /** The sources of paths given on the command line (folders expanded, oldest rotated file first). */
@@ -331,10 +333,11 @@ export async function importEve(services: Services, options: EveImportOptions): 
   const records: EveFileRecord[] = [];
   const summaries: { path: string; fromLine: number; lines: number }[] = [];
   const cancelled = () => options.signal?.aborted === true;
+  const batchEntries = options.batchEntries ?? BATCH_ENTRIES;
 
   const flush = () => {
     if (main.batch.size === 0) return;
-    evidence.stage(importPk, main.batch.values.values(), main.batch.hosts.values());
+    evidence.stage(importPk, { values: main.batch.values.values(), hosts: main.batch.hosts.values() });
     main.batch.clear();
   };
   // The staged hosts are counted by a scan of the staging: at most every two seconds.
@@ -360,7 +363,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
     }
     tally.eventsUsed++;
     tally.batch.add(outcome.derived);
-    if (tally === main && main.batch.size >= BATCH_ENTRIES) flush();
+    if (tally === main && main.batch.size >= batchEntries) flush();
   };
 
   // A plain file is read in segments, by worker threads side by side when it has several.
@@ -402,7 +405,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
       lines += result.lines;
       if (result.lines > 0) endOfLines = result.to;
       counter.raw = base + task.end;
-      if (main.batch.size >= BATCH_ENTRIES) flush();
+      if (main.batch.size >= batchEntries) flush();
       progress(source.name);
     }
     if (lines === 0) throw new EveImportError(`${source.name} ${size === 0 ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
@@ -455,7 +458,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
         if (found) resume = found;
         else if (tentative) {
           main.take(tentative);
-          if (main.batch.size >= BATCH_ENTRIES) flush();
+          if (main.batch.size >= batchEntries) flush();
         }
         tentative = undefined;
         candidates = [];
@@ -543,11 +546,16 @@ export async function importEve(services: Services, options: EveImportOptions): 
     // The reading is over: the reader threads end (and their memory goes) while the hosts are written.
     const closing = readers?.close();
     readers = undefined;
-    flush();
     if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
-    const existing = evidence.stagedKnown(importPk);
+    // The last batch goes straight into the evidence with what was staged before it.
+    // In key order, as staged rows are moved: the evidence's B-tree is written in order, and the
+    // refresh then reads it (and writes host_id) in order too.
+    const last = main.batch.inKeyOrder();
+    main.batch.clear();
+    let existing = 0;
     const touched = services.store.write(() => {
-      const ips = evidence.commit(importPk, records);
+      existing = evidence.knownOf(importPk, last);
+      const ips = evidence.commit(importPk, records, last);
       if (homeNets && 'networks' in homeNets) {
         evidence.setHomeNets(homeNets.networks.map((n) => n.text));
         services.hosts.refresh(evidence.localIps());

@@ -60,6 +60,15 @@ export class EvidenceBatch {
     }
   }
 
+  /** The values by address, list and key, and the addresses in order (the order of the evidence's keys in SQLite, for ASCII). */
+  inKeyOrder(): { values: GatheredValue[]; hosts: GatheredHost[] } {
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    return {
+      values: [...this.values.values()].sort((a, b) => text(a.ip, b.ip) || text(a.list, b.list) || text(a.key, b.key)),
+      hosts: [...this.hosts.values()].sort((a, b) => text(a.ip, b.ip)),
+    };
+  }
+
   /** Take another batch's evidence (the same merge as adding its events one by one). */
   merge(other: EvidenceBatch): void {
     this.mergeGathered(other.values.values(), other.hosts.values(), other.events);

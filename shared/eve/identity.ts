@@ -40,11 +40,22 @@ export function eveTime(micros: number): string {
   return `${isoMicros(micros)}+0000`;
 }
 
+/**
+ * The `YYYY-MM-DDTHH:MM:SS` of recent seconds: an identity's many times fall in few seconds, and
+ * a large import's refresh formats hundreds of thousands of them.
+ */
+const SECONDS = new Map<number, string>();
+const SECONDS_KEPT = 4096;
+
 function isoMicros(micros: number): string {
-  const millis = Math.floor(micros / 1000);
-  const rest = micros - millis * 1000;
-  const iso = new Date(millis).toISOString(); // 2023-07-11T16:07:33.559Z
-  return `${iso.slice(0, 23)}${String(rest).padStart(3, '0')}`;
+  const second = Math.floor(micros / 1_000_000);
+  let prefix = SECONDS.get(second);
+  if (prefix === undefined) {
+    if (SECONDS.size >= SECONDS_KEPT) SECONDS.clear();
+    prefix = new Date(second * 1000).toISOString().slice(0, 19); // 2023-07-11T16:07:33
+    SECONDS.set(second, prefix);
+  }
+  return `${prefix}.${String(micros - second * 1_000_000).padStart(6, '0')}`;
 }
 
 /** One value the local import saw, as stored. */
@@ -95,6 +106,8 @@ function mergeTimed(a: JsonObject, b: JsonObject, format: (micros: number) => st
 }
 
 function mergeList(list: HostListName, central: readonly JsonValue[], local: readonly JsonObject[]): JsonValue[] {
+  // Nothing to merge with (most hosts of an import): the local items are one per key already.
+  if (central.length === 0) return [...local];
   if (list === 'services') return mergeServices(central, local);
   const key = ITEM_KEY[list as keyof typeof ITEM_KEY];
   const out = new Map<string, JsonObject>();
@@ -141,7 +154,11 @@ function mergeServices(central: readonly JsonValue[], local: readonly JsonObject
 /** The local values of a host as api.md §7 list items. */
 function localItems(values: readonly LocalValue[]): Map<HostListName, JsonObject[]> {
   const out = new Map<HostListName, JsonObject[]>();
-  const push = (list: HostListName, item: JsonObject) => out.set(list, [...(out.get(list) ?? []), item]);
+  const push = (list: HostListName, item: JsonObject) => {
+    const items = out.get(list);
+    if (items) items.push(item);
+    else out.set(list, [item]);
+  };
   const services = new Map<string, JsonObject & { values: JsonObject[] }>();
   for (const value of values) {
     if (value.list === 'services') {
@@ -161,6 +178,14 @@ function localItems(values: readonly LocalValue[]): Map<HostListName, JsonObject
   return out;
 }
 
+/** When an address was first and last seen (epoch microseconds), by the central server and the local imports together. */
+export function hostSpan(central: JsonObject | undefined, local: LocalHost | undefined): { first: number; last: number } {
+  const firsts = [micros(central?.first_seen), local?.first].filter((t): t is number => t !== undefined);
+  const lasts = [micros(central?.last_seen), local?.last].filter((t): t is number => t !== undefined);
+  const first = firsts.length > 0 ? Math.min(...firsts) : 0;
+  return { first, last: lasts.length > 0 ? Math.max(...lasts) : first };
+}
+
 export interface IdentityInput {
   readonly ip: string;
   /** The host_id object the central server (or an imported host file) gives, if any. */
@@ -176,10 +201,7 @@ export interface IdentityInput {
 export function hostIdentity({ ip, central, local, homeNets }: IdentityInput): JsonObject {
   const address = parseIp(ip);
   const home = address ? homeNets.find((network) => networkContains(network, address)) : undefined;
-  const times = [micros(central?.first_seen), local?.first].filter((t): t is number => t !== undefined);
-  const lasts = [micros(central?.last_seen), local?.last].filter((t): t is number => t !== undefined);
-  const first = times.length > 0 ? Math.min(...times) : 0;
-  const last = lasts.length > 0 ? Math.max(...lasts) : first;
+  const { first, last } = hostSpan(central, local);
   const items = localItems(local?.values ?? []);
   const shape: JsonObject = { first_seen: hostTime(first), last_seen: hostTime(last), in_home_net: home !== undefined };
   for (const list of HOST_LISTS) {

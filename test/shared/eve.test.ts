@@ -182,6 +182,19 @@ describe('timestamps', () => {
     expect(eveTimestamp('2023-02-28T10:00:00+01:00')).toBe(parseIsoDateTime('2023-02-28T10:00:00+01:00'));
     expect(eveTimestamp('2023-02-28T10:00:00.123456-0330')).toBe(Date.UTC(2023, 1, 28, 13, 30) * 1000 + 123456);
   });
+
+  test('the last day of each month, leap years included, is read as the general reader reads it', () => {
+    for (const year of [1900, 2000, 2023, 2024, 2100]) {
+      for (let month = 1; month <= 12; month++) {
+        for (const day of [28, 29, 30, 31]) {
+          const text = `${year}-${String(month).padStart(2, '0')}-${day}T23:59:59.999999+0000`;
+          expect(eveTimestamp(text), text).toBe(parseIsoDateTime(text));
+        }
+      }
+    }
+    expect(eveTimestamp('2024-02-29T00:00:00.000000+0000')).toBe(Date.UTC(2024, 1, 29) * 1000);
+    expect(eveTimestamp('1900-02-29T00:00:00.000000+0000')).toBeUndefined();
+  });
 });
 
 describe('gathering', () => {

@@ -109,6 +109,27 @@ describe('a real log into a workspace', () => {
     }
   });
 
+  test('evidence staged in many small batches gives the hosts, counts and history of one batch', async () => {
+    const whole = workspace();
+    const once = await importEve(whole.services, { paths: [ALAAJILI] });
+    // Gzip is read line by line (a plain file a segment at a time): batches end at any line.
+    const gzip = path.join(tempDir(), 'eve.json.gz');
+    fs.writeFileSync(gzip, zlib.gzipSync(fs.readFileSync(ALAAJILI)));
+    const opened = workspace();
+    const staged = await importEve(opened.services, { paths: [gzip], batchEntries: 40 });
+    expect(hosts(opened)).toEqual(hosts(whole));
+    expect({ ...staged, files: [] }).toEqual({ ...once, files: [] });
+    expect(opened.services.store.db.prepare('SELECT count(*) FROM eve_staged_value').pluck().get()).toBe(0);
+    // The log but its first line, in small batches, into a workspace that has its hosts: every one updated, none created.
+    const rest = path.join(tempDir(), 'eve.json');
+    fs.writeFileSync(rest, lines(ALAAJILI).slice(1).join(''));
+    const fresh = await importEve(workspace().services, { paths: [rest] });
+    fs.writeFileSync(`${rest}.gz`, zlib.gzipSync(fs.readFileSync(rest)));
+    const more = await importEve(opened.services, { paths: [`${rest}.gz`], batchEntries: 40 });
+    expect(more.hostsCreated).toBe(0);
+    expect(more.hostsUpdated).toBe(fresh.hostsCreated);
+  });
+
   test('a log split at a line boundary into two files gives the hosts of the whole', async () => {
     const all = lines(TROLLOPE);
     const dir = tempDir();

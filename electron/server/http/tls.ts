@@ -4,7 +4,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 
 export interface TlsMaterial {
   readonly cert: string;
@@ -40,6 +39,8 @@ export async function selfSignedTls(dataDir: string, host: string): Promise<TlsM
       ? [/^[\d.]+$|:/.test(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host }]
       : []),
   ];
+  // Loaded when a certificate is made, not by every command.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'Outpost' }], {
     keyType: 'ec',
     curve: 'P-256',

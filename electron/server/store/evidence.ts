@@ -21,6 +21,24 @@ export interface EveFileRecord {
 
 const HOME_NETS_KEY = 'home_nets';
 
+/** How a value seen again merges into `table`'s row of it: the earliest first seen, the latest last seen, the details of the latest. */
+const mergeValue = (table: string) => `ON CONFLICT DO UPDATE SET
+  item = CASE WHEN excluded.last_seen >= ${table}.last_seen THEN excluded.item ELSE ${table}.item END,
+  first_seen = min(${table}.first_seen, excluded.first_seen),
+  last_seen = max(${table}.last_seen, excluded.last_seen)`;
+
+/** How an address seen again merges into `table`'s row of it: alerts added up, the earliest first seen, the latest last seen. */
+const mergeHost = (table: string) => `ON CONFLICT DO UPDATE SET
+  hits = ${table}.hits + excluded.hits,
+  first_seen = min(${table}.first_seen, excluded.first_seen),
+  last_seen = max(${table}.last_seen, excluded.last_seen)`;
+
+/** Evidence gathered in memory: values and addresses. */
+export interface GatheredBatch {
+  readonly values: Iterable<GatheredValue>;
+  readonly hosts: Iterable<GatheredHost>;
+}
+
 export class Evidence {
   constructor(private readonly store: Store) {}
 
@@ -50,22 +68,14 @@ export class Evidence {
   }
 
   /** Add a batch to an import's staging (values merged as the final tables merge them). */
-  stage(importPk: number, values: Iterable<GatheredValue>, hosts: Iterable<GatheredHost>): void {
+  stage(importPk: number, batch: GatheredBatch): void {
     this.store.write(() => {
       const value = this.store.command(
-        `INSERT INTO eve_staged_value (import, ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(import, ip, list, key) DO UPDATE SET
-           item = CASE WHEN excluded.last_seen >= last_seen THEN excluded.item ELSE item END,
-           first_seen = min(first_seen, excluded.first_seen),
-           last_seen = max(last_seen, excluded.last_seen)`,
+        `INSERT INTO eve_staged_value (import, ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?) ${mergeValue('eve_staged_value')}`,
       );
-      for (const v of values) value.run(importPk, v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
-      const host = this.store.command(
-        `INSERT INTO eve_staged_host (import, ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(import, ip) DO UPDATE SET
-           hits = hits + excluded.hits, first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
-      );
-      for (const h of hosts) host.run(importPk, h.ip, h.hits, h.first, h.last);
+      for (const v of batch.values) value.run(importPk, v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
+      const host = this.store.command(`INSERT INTO eve_staged_host (import, ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?, ?) ${mergeHost('eve_staged_host')}`);
+      for (const h of batch.hosts) host.run(importPk, h.ip, h.hits, h.first, h.last);
     });
   }
 
@@ -74,9 +84,13 @@ export class Evidence {
     return this.store.query('SELECT count(*) FROM eve_staged_host WHERE import = ?').pluck().get(importPk) as number;
   }
 
-  /** Staged addresses that have an identity already (the others will be new hosts). */
-  stagedKnown(importPk: number): number {
-    return this.store.query('SELECT count(*) FROM host_id WHERE ip IN (SELECT ip FROM eve_staged_host WHERE import = ?)').pluck().get(importPk) as number;
+  /** Addresses staged by an import or in its last batch that have an identity already (the others will be new hosts). */
+  knownOf(importPk: number, last: GatheredBatch): number {
+    const ips = JSON.stringify([...last.hosts].map((h) => h.ip));
+    return this.store
+      .query('SELECT count(*) FROM host_id WHERE ip IN (SELECT ip FROM eve_staged_host WHERE import = ? UNION SELECT value FROM json_each(?))')
+      .pluck()
+      .get(importPk, ips) as number;
   }
 
   /** Drop an import's staging: nothing of it stays. */
@@ -85,31 +99,33 @@ export class Evidence {
   }
 
   /**
-   * Move a staged import into the evidence (inside the caller's transaction) and record the files
-   * it read; the addresses it touched.
+   * Move a staged import and its last batch, still in memory, into the evidence (inside the
+   * caller's transaction), and record the files it read; the addresses it touched. A log whose
+   * evidence fits one batch (most do) is never staged: it goes straight to the evidence here.
    */
-  commit(importPk: number, files: readonly EveFileRecord[]): string[] {
+  commit(importPk: number, files: readonly EveFileRecord[], last: GatheredBatch): string[] {
     this.store
       .command(
         `INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen)
          SELECT ip, list, key, item, first_seen, last_seen FROM eve_staged_value WHERE import = ? AND true
-         ON CONFLICT(ip, list, key) DO UPDATE SET
-           item = CASE WHEN excluded.last_seen >= host_evidence.last_seen THEN excluded.item ELSE host_evidence.item END,
-           first_seen = min(host_evidence.first_seen, excluded.first_seen),
-           last_seen = max(host_evidence.last_seen, excluded.last_seen)`,
+         ${mergeValue('host_evidence')}`,
       )
       .run(importPk);
     this.store
       .command(
         `INSERT INTO host_local (ip, hits, first_seen, last_seen)
          SELECT ip, hits, first_seen, last_seen FROM eve_staged_host WHERE import = ? AND true
-         ON CONFLICT(ip) DO UPDATE SET
-           hits = host_local.hits + excluded.hits,
-           first_seen = min(host_local.first_seen, excluded.first_seen),
-           last_seen = max(host_local.last_seen, excluded.last_seen)`,
+         ${mergeHost('host_local')}`,
       )
       .run(importPk);
-    const touched = this.store.query('SELECT ip FROM eve_staged_host WHERE import = ?').pluck().all(importPk) as string[];
+    const value = this.store.command(`INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?) ${mergeValue('host_evidence')}`);
+    for (const v of last.values) value.run(v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
+    const host = this.store.command(`INSERT INTO host_local (ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?) ${mergeHost('host_local')}`);
+    const touched = new Set(this.store.query('SELECT ip FROM eve_staged_host WHERE import = ?').pluck().all(importPk) as string[]);
+    for (const h of last.hosts) {
+      host.run(h.ip, h.hits, h.first, h.last);
+      touched.add(h.ip);
+    }
     const now = this.store.now();
     for (const file of files) {
       this.store.command('DELETE FROM eve_file WHERE head = ? AND path = ?').run(file.head, file.path);
@@ -118,24 +134,37 @@ export class Evidence {
         .run(file.head, file.path, file.bytes, file.lines, file.tail, now);
     }
     this.store.command('DELETE FROM eve_import WHERE pk = ?').run(importPk);
-    return touched;
+    return [...touched].sort();
   }
 
   /** What the local imports saw of an address (undefined: nothing). */
   local(ip: string): LocalHost | undefined {
-    const host = this.store.query('SELECT hits, first_seen, last_seen FROM host_local WHERE ip = ?').get(ip) as
-      | { hits: number; first_seen: number; last_seen: number }
-      | undefined;
-    if (!host) return undefined;
-    const rows = this.store.query('SELECT list, key, item, first_seen, last_seen FROM host_evidence WHERE ip = ? ORDER BY list, key').all(ip) as {
-      list: EvidenceList;
-      key: string;
-      item: string;
-      first_seen: number;
-      last_seen: number;
-    }[];
-    const values: LocalValue[] = rows.map((r) => ({ list: r.list, key: r.key, item: JSON.parse(r.item) as JsonObject, first: r.first_seen, last: r.last_seen }));
-    return { hits: host.hits, first: host.first_seen, last: host.last_seen, values };
+    return this.localOf([ip]).get(ip);
+  }
+
+  /**
+   * What the local imports saw of each of these addresses (those with nothing are left out), in
+   * two statements whatever their number: a refresh of a large import reads hosts a chunk at a time.
+   */
+  localOf(ips: readonly string[]): Map<string, LocalHost> {
+    const list = JSON.stringify(ips);
+    const hosts = this.store.query('SELECT ip, hits, first_seen, last_seen FROM host_local WHERE ip IN (SELECT value FROM json_each(?))').raw().all(list) as [
+      string,
+      number,
+      number,
+      number,
+    ][];
+    const out = new Map<string, { hits: number; first: number; last: number; values: LocalValue[] }>();
+    for (const [ip, hits, first, last] of hosts) out.set(ip, { hits, first, last, values: [] });
+    if (out.size === 0) return out;
+    const rows = this.store
+      .query('SELECT ip, list, key, item, first_seen, last_seen FROM host_evidence WHERE ip IN (SELECT value FROM json_each(?)) ORDER BY ip, list, key')
+      .raw()
+      .all(list) as [string, EvidenceList, string, string, number, number][];
+    for (const [ip, list, key, item, first, last] of rows) {
+      out.get(ip)?.values.push({ list, key, item: JSON.parse(item) as JsonObject, first, last });
+    }
+    return out;
   }
 
   /** Every address the local imports saw. */

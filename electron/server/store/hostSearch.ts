@@ -197,6 +197,11 @@ export class HostSearch {
     this.store.command('INSERT OR IGNORE INTO host_search_dirty (pk) SELECT pk FROM host_id WHERE ip = ?').run(ip);
   }
 
+  /** The hosts of these addresses (a JSON array) changed: they wait for the index, as `changed` has it. */
+  changedMany(ips: string): void {
+    this.store.command('INSERT OR IGNORE INTO host_search_dirty (pk) SELECT pk FROM host_id WHERE ip IN (SELECT value FROM json_each(?))').run(ips);
+  }
+
   /** Host `pk` is deleted: what was indexed for it goes now (one host: quick). */
   removed(pk: number): void {
     this.unindex(pk);
