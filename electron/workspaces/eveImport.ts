@@ -14,7 +14,7 @@ import zlib from 'node:zlib';
 import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { SKIP_REASONS, type SkipReason } from '../../shared/eve/event';
 import { parseHomeNets } from '../../shared/eve/identity';
-import type { EveFileRecord } from '../server/store/evidence';
+import type { EveFileRecord, GatheredBatch } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
 import { FIRST_SKIPS, lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
 import { SegmentReaders } from './eveWorkers';
@@ -285,7 +285,7 @@ class Tally {
   /** Take a segment's counts and evidence; its skipped lines numbered from `linesBefore` in `file`. */
   takeSegment(result: SegmentResult, file: string, linesBefore: number): void {
     this.count(result.lines, result, result.skipped, (line) => `${file}:${linesBefore + line}`);
-    this.batch.mergeGathered(result.values, result.hosts, result.eventsUsed);
+    this.batch.mergeGathered(result.values, result.hosts);
   }
 
   /** Add counts read elsewhere, the first skipped lines of each reason kept in order. */
@@ -335,10 +335,12 @@ export async function importEve(services: Services, options: EveImportOptions): 
   const cancelled = () => options.signal?.aborted === true;
   const batchEntries = options.batchEntries ?? BATCH_ENTRIES;
 
+  let stagedBefore = false;
   const flush = () => {
     if (main.batch.size === 0) return;
     evidence.stage(importPk, { values: main.batch.values.values(), hosts: main.batch.hosts.values() });
     main.batch.clear();
+    stagedBefore = true;
   };
   // The staged hosts are counted by a scan of the staging: at most every two seconds.
   let staged = { count: 0, at: 0 };
@@ -387,7 +389,8 @@ export async function importEve(services: Services, options: EveImportOptions): 
     const launch = () => {
       while (next < tasks.length && inFlight.length < (pool ? pool.size + 1 : 1)) {
         const task = tasks[next++]!;
-        const result = pool ? pool.read(task) : Promise.resolve(readSegment(task));
+        // On this thread, a segment's evidence is gathered straight into the import's batch, in file order still.
+        const result = pool ? pool.read(task) : Promise.resolve(readSegment(task, main.batch));
         // Those still under way when the import stops are not awaited: their failure is not news.
         result.catch(() => undefined);
         inFlight.push({ task, result });
@@ -547,15 +550,19 @@ export async function importEve(services: Services, options: EveImportOptions): 
     const closing = readers?.close();
     readers = undefined;
     if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
-    // The last batch goes straight into the evidence with what was staged before it.
-    // In key order, as staged rows are moved: the evidence's B-tree is written in order, and the
-    // refresh then reads it (and writes host_id) in order too.
-    const last = main.batch.inKeyOrder();
+    // A log whose evidence fits one batch (most do) is never staged: it goes straight into the
+    // evidence, in key order as staged rows are (the evidence's B-tree is written in order, and
+    // the refresh reads it, and writes host_id, in order too). A larger one stages its last batch
+    // too: held through the final transaction, it would take the memory past its bound.
+    if (stagedBefore) flush();
+    let last: GatheredBatch | undefined = main.batch.inKeyOrder();
     main.batch.clear();
     let existing = 0;
     const touched = services.store.write(() => {
-      existing = evidence.knownOf(importPk, last);
-      const ips = evidence.commit(importPk, records, last);
+      existing = evidence.knownOf(importPk, last!);
+      const ips = evidence.commit(importPk, records, last!);
+      // Its evidence is in the tables now: its memory can go before the identities are made.
+      last = undefined;
       if (homeNets && 'networks' in homeNets) {
         evidence.setHomeNets(homeNets.networks.map((n) => n.text));
         services.hosts.refresh(evidence.localIps());

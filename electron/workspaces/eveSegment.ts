@@ -45,6 +45,7 @@ export interface SegmentResult {
   readonly eventsUsed: number;
   readonly eventsOther: number;
   readonly skipped: Partial<Record<SkipReason, { count: number; first: number[] }>>;
+  /** The evidence gathered (none when it was gathered into the import's batch). */
   readonly values: GatheredValue[];
   readonly hosts: GatheredHost[];
 }
@@ -55,7 +56,8 @@ class SegmentTally {
   eventsUsed = 0;
   eventsOther = 0;
   readonly skipped: Partial<Record<SkipReason, { count: number; first: number[] }>> = {};
-  readonly batch = new EvidenceBatch();
+
+  constructor(readonly batch: EvidenceBatch) {}
 
   skip(reason: SkipReason): void {
     const entry = (this.skipped[reason] ??= { count: 0, first: [] });
@@ -106,9 +108,13 @@ function firstLineStart(fd: number, start: number, size: number, buffer: Buffer)
   return size;
 }
 
-export function readSegment(task: SegmentTask): SegmentResult {
+/**
+ * Read a segment. Its evidence is gathered `into` the batch given (a reader on the import's own
+ * thread: no second gathering), else returned in the result (a worker thread's).
+ */
+export function readSegment(task: SegmentTask, into?: EvidenceBatch): SegmentResult {
   const { file, end, size } = task;
-  const tally = new SegmentTally();
+  const tally = new SegmentTally(into ?? new EvidenceBatch());
   const buffer = (chunkBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES));
   const fd = fs.openSync(file, 'r');
   let from = task.start;
@@ -183,7 +189,7 @@ export function readSegment(task: SegmentTask): SegmentResult {
     eventsUsed: tally.eventsUsed,
     eventsOther: tally.eventsOther,
     skipped: tally.skipped,
-    values: [...tally.batch.values.values()],
-    hosts: [...tally.batch.hosts.values()],
+    values: into ? [] : [...tally.batch.values.values()],
+    hosts: into ? [] : [...tally.batch.hosts.values()],
   };
 }

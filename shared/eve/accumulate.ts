@@ -26,7 +26,6 @@ export interface GatheredHost {
 export class EvidenceBatch {
   readonly values = new Map<string, GatheredValue>();
   readonly hosts = new Map<string, GatheredHost>();
-  events = 0;
 
   private host(ip: string, at: number): GatheredHost {
     let host = this.hosts.get(ip);
@@ -41,7 +40,6 @@ export class EvidenceBatch {
   }
 
   add(derived: Derived): void {
-    this.events++;
     for (const ip of derived.alerted) this.host(ip, derived.at).hits++;
     for (const evidence of derived.evidence) {
       this.host(evidence.ip, derived.at);
@@ -71,14 +69,14 @@ export class EvidenceBatch {
 
   /** Take another batch's evidence (the same merge as adding its events one by one). */
   merge(other: EvidenceBatch): void {
-    this.mergeGathered(other.values.values(), other.hosts.values(), other.events);
+    this.mergeGathered(other.values.values(), other.hosts.values());
   }
 
   /**
-   * Take evidence gathered elsewhere (a segment read in a worker thread), from `events` events
-   * that come after those of this batch.
+   * Take evidence gathered elsewhere (a segment read in a worker thread) from events that come
+   * after those of this batch.
    */
-  mergeGathered(values: Iterable<GatheredValue>, hosts: Iterable<GatheredHost>, events: number): void {
+  mergeGathered(values: Iterable<GatheredValue>, hosts: Iterable<GatheredHost>): void {
     for (const value of values) {
       const id = `${value.ip}\u0000${value.list}\u0000${value.key}`;
       const known = this.values.get(id);
@@ -100,7 +98,6 @@ export class EvidenceBatch {
         known.last = Math.max(known.last, host.last);
       }
     }
-    this.events += events;
   }
 
   get size(): number {
@@ -110,6 +107,5 @@ export class EvidenceBatch {
   clear(): void {
     this.values.clear();
     this.hosts.clear();
-    this.events = 0;
   }
 }

@@ -45,7 +45,7 @@ function combined(results: readonly SegmentResult[]): { lines: number; to: numbe
       mine[0]! += entry.count;
       for (const n of entry.first) if (mine.length < 6) mine.push(lines + n);
     }
-    batch.mergeGathered(result.values, result.hosts, result.eventsUsed);
+    batch.mergeGathered(result.values, result.hosts);
     lines += result.lines;
     events += result.events;
     used += result.eventsUsed;

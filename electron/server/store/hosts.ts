@@ -90,7 +90,7 @@ ON CONFLICT(ip) DO UPDATE SET
 type SqlParam = string | number;
 
 /** Addresses whose identity a refresh reads and writes together. */
-const REFRESH_CHUNK = 512;
+const REFRESH_CHUNK = 64;
 
 function* chunksOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
   let chunk: T[] = [];
