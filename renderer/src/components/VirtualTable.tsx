@@ -7,10 +7,12 @@
  * focus. A column with an ordering field sorts the list when its header is clicked.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import { useStore, type StoreApi } from 'zustand';
 import type { JsonObject } from '../../../shared/resources';
 import type { PagedListState } from '../stores/pagedList';
 import { fitColumns } from './columnsFit';
+import { countText } from './countText';
 import { nextOrdering, sortStateOf } from './listModel';
 import { useRowWindow } from './useRowWindow';
 import { fullText, ROW_HEIGHT, VirtualRow, type Column } from './VirtualRow';
@@ -74,14 +76,21 @@ function useFittedColumns(columns: readonly Column[], width: number, remPx: numb
   return useMemo(() => fitted, [columns, shownKeys]);
 }
 
-/** The width of the list, followed as the window or the panes change. */
+/**
+ * The width of the list, followed as the window or the panes change. Read by a ResizeObserver,
+ * after the browser's layout and before its paint (rendered at once, so that no frame shows the
+ * columns of another width): reading it as the list mounts would force a layout of the whole
+ * page before the screen's first requests go out.
+ */
 function useWidth(element: RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
   useLayoutEffect(() => {
     const target = element.current;
     if (!target) return;
-    setWidth(target.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(target.clientWidth));
+    const observer = new ResizeObserver(() => {
+      const next = target.clientWidth;
+      flushSync(() => setWidth(next));
+    });
     observer.observe(target);
     return () => observer.disconnect();
   }, [element]);
@@ -271,7 +280,7 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
         </div>
       </div>
       <div className="vtable-foot" role="status" aria-live="polite">
-        {count === undefined ? '' : `${count.toLocaleString()} ${count === 1 ? 'row' : 'rows'}`}
+        {count === undefined ? '' : `${countText(count)} ${count === 1 ? 'row' : 'rows'}`}
         {loading && count !== undefined ? ' · loading…' : ''}
         {hidden.length > 0 && (
           <span className="hidden-columns" title="Widen the window to see them; a row's detail shows every field.">
