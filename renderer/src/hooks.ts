@@ -1,10 +1,11 @@
 /** Small data hooks shared by the screens, all reading through useQuery. */
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
+import type { StoreApi } from 'zustand';
 import type { JsonObject } from '../../shared/resources';
-import { api, withQuery } from './api/client';
+import { api, withQuery, type Query as ListQuery } from './api/client';
 import type { RefChoices, RefOption } from './components/resourceFormModel';
 import { useQuery, type Query } from './data/useQuery';
-import { createPagedList } from './stores/pagedList';
+import { createPagedList, type PagedListState } from './stores/pagedList';
 
 export type Loaded<T> = Query<T>;
 
@@ -32,6 +33,16 @@ export function useRefOptions(path: string, label: string, enabled = true): RefC
 /** A paged list store for `path`, made once per path. */
 export function usePagedList(path: string) {
   return useMemo(() => createPagedList(path), [path]);
+}
+
+/**
+ * Gives a paged list its parameters when they change, in a layout effect: a list's first page is
+ * asked for as the screen is committed, while the browser paints it, not once it has painted
+ * (a passive effect) — on a first load that is the whole shell's first paint sooner.
+ */
+export function useListParams(list: StoreApi<PagedListState>, params: ListQuery): void {
+  const key = JSON.stringify(params);
+  useLayoutEffect(() => list.getState().setParams(JSON.parse(key) as ListQuery), [list, key]);
 }
 
 /** The query of a route as list parameters (strings). */

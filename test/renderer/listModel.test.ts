@@ -1,6 +1,7 @@
-/** A list's parameters as the list screens show them (renderer/src/components/listModel.ts, columnsFit.ts). */
+/** A list's parameters as the list screens show them, and its count (renderer/src/components/listModel.ts, columnsFit.ts, countText.ts). */
 import { describe, expect, test } from 'vitest';
 import { fitColumns, trackMinPx } from '../../renderer/src/components/columnsFit';
+import { countText } from '../../renderer/src/components/countText';
 import {
   activeFilters,
   emptyListText,
@@ -89,5 +90,11 @@ describe('columns that fit the width', () => {
 
   test('before the width is known (0), every column is shown', () => {
     expect(fitColumns(columns, 0, 16).shown).toHaveLength(5);
+  });
+});
+
+describe('counts', () => {
+  test('digits grouped by three with commas, as toLocaleString("en") writes them', () => {
+    for (const n of [0, 7, 999, 1000, 12_345, 100_000, 1_234_567, -4_321, 9_007_199_254_740_991]) expect(countText(n)).toBe(n.toLocaleString('en'));
   });
 });

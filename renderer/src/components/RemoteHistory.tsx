@@ -8,7 +8,7 @@ import { useEffect, useMemo, type JSX } from 'react';
 import { useStore } from 'zustand';
 import { appPath } from '../../../shared/app/routes';
 import type { JsonObject } from '../../../shared/resources';
-import { paramsOf } from '../hooks';
+import { paramsOf, useListParams } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { formatSeen } from '../screens/hostsFormat';
 import { Description } from '../screens/historyEntry';
@@ -85,9 +85,8 @@ export function RemoteHistory({ columns, Filters }: { columns: readonly Column[]
   const liveFailure = useStore(live, (s) => s.failure);
   const offline = liveFailure?.status === 502;
   const list = offline ? copy : live;
-  const queryText = route.query.toString();
   const params = paramsOf(route.query);
-  useEffect(() => live.getState().setParams(paramsOf(new URLSearchParams(queryText))), [live, queryText]);
+  useListParams(live, params);
   useEffect(() => {
     if (offline) copy.getState().refresh();
   }, [copy, offline]);

@@ -6,27 +6,18 @@
  * full value on hover (its title) and, for the keyboard's row, under the row while the list has
  * focus. A column with an ordering field sorts the list when its header is clicked.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import { useStore, type StoreApi } from 'zustand';
 import type { JsonObject } from '../../../shared/resources';
 import type { PagedListState } from '../stores/pagedList';
 import { fitColumns } from './columnsFit';
+import { countText } from './countText';
 import { nextOrdering, sortStateOf } from './listModel';
+import { useRowWindow } from './useRowWindow';
+import { fullText, ROW_HEIGHT, VirtualRow, type Column } from './VirtualRow';
 
-export interface Column {
-  readonly key: string;
-  readonly title: string;
-  /** CSS grid track, e.g. `2fr` or `8rem`. */
-  readonly width: string;
-  readonly render?: (row: JsonObject) => ReactNode;
-  /** The cell's full value as text (its tooltip), when `render` gives more than text. */
-  readonly text?: (row: JsonObject) => string;
-  /** Left out first when the list is narrow: 3 before 2 before 1; none: always shown. */
-  readonly priority?: number;
-  /** The API's ordering field a click on the header sorts by. */
-  readonly sort?: string;
-}
+export { ROW_HEIGHT, type Column };
 
 /** How the list is sorted and how to sort it (the API's `ordering` parameter). */
 export interface Sorting {
@@ -34,8 +25,6 @@ export interface Sorting {
   readonly defaultOrdering: readonly string[];
   readonly onSort: (ordering: string) => void;
 }
-
-export const ROW_HEIGHT = 34;
 
 interface Props {
   readonly label: string;
@@ -49,21 +38,14 @@ interface Props {
   readonly sorting?: Sorting;
 }
 
-function cellText(value: JsonObject[string] | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-/** A cell's full value as text. */
-function fullText(column: Column, row: JsonObject): string {
-  if (column.text) return column.text(row);
-  if (column.render) {
-    const shown = column.render(row);
-    return typeof shown === 'string' || typeof shown === 'number' ? String(shown) : '';
-  }
-  return cellText(row[column.key]);
-}
+/**
+ * Rows rendered beyond those in view on each side. Few: a fast scroll jumps past them anyway,
+ * and every one of them is built, laid out and painted on each frame of such a scroll.
+ */
+const OVERSCAN_ROWS = 4;
+/** Rows fetched around those rendered, so that a page is in before its rows come into view. */
+const FETCH_BEFORE_ROWS = 20;
+const FETCH_AFTER_ROWS = 40;
 
 let rootFont: number | undefined;
 
@@ -73,14 +55,42 @@ function rootFontPx(): number {
   return rootFont;
 }
 
-/** The width of the list, followed as the window or the panes change. */
+/**
+ * How many row slots the list keeps: at least as many as rows rendered at once, never fewer
+ * (so that `index % slots` tells apart every row rendered, and a slot keeps its elements).
+ */
+function useRowSlots(rendered: number): number {
+  const [slots, setSlots] = useState(Math.max(1, rendered));
+  if (rendered > slots) setSlots(rendered);
+  return Math.max(slots, rendered);
+}
+
+/**
+ * The columns that fit the width, as the same arrays while the same columns fit (a new array
+ * would re-render every memoised row at each pixel of a resize).
+ */
+function useFittedColumns(columns: readonly Column[], width: number, remPx: number): { shown: readonly Column[]; hidden: readonly Column[] } {
+  const fitted = useMemo(() => fitColumns(columns, width, remPx), [columns, width, remPx]);
+  const shownKeys = fitted.shown.map((c) => c.key).join(' ');
+  // Deliberately keyed by the columns shown, not by `fitted`: the first fit of these columns is kept.
+  return useMemo(() => fitted, [columns, shownKeys]);
+}
+
+/**
+ * The width of the list, followed as the window or the panes change. Read by a ResizeObserver,
+ * after the browser's layout and before its paint (rendered at once, so that no frame shows the
+ * columns of another width): reading it as the list mounts would force a layout of the whole
+ * page before the screen's first requests go out.
+ */
 function useWidth(element: RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
   useLayoutEffect(() => {
     const target = element.current;
     if (!target) return;
-    setWidth(target.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(target.clientWidth));
+    const observer = new ResizeObserver(() => {
+      const next = target.clientWidth;
+      flushSync(() => setWidth(next));
+    });
     observer.observe(target);
     return () => observer.disconnect();
   }, [element]);
@@ -121,33 +131,31 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
   const [clipped, setClipped] = useState<readonly { title: string; text: string }[]>([]);
   const width = useWidth(frame);
   const remPx = rootFontPx();
-  const { shown: columns, hidden } = useMemo(() => fitColumns(allColumns, width, remPx), [allColumns, width, remPx]);
+  const { shown: columns, hidden } = useFittedColumns(allColumns, width, remPx);
 
-  const virtualizer = useVirtualizer({
-    count: count ?? 0,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
+  const view = useRowWindow(scroller, count ?? 0, ROW_HEIGHT, OVERSCAN_ROWS);
+  const { scrollToIndex, scrollToTop } = view;
+  // The count may have shrunk since the range was measured (it is measured again before paint).
+  const first = view.first;
+  const last = Math.min(view.last, (count ?? 0) - 1);
+  const indexes = useMemo(() => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i), [first, last]);
+  const slots = useRowSlots(indexes.length);
 
   useEffect(() => {
-    list.getState().ensureRange(first, last + 20);
+    list.getState().ensureRange(Math.max(0, first - FETCH_BEFORE_ROWS), last + FETCH_AFTER_ROWS);
   }, [list, first, last, count, generation]);
 
   useEffect(() => {
     setActive(0);
-    virtualizer.scrollToOffset(0);
-  }, [generation, virtualizer]);
+    scrollToTop();
+  }, [generation, scrollToTop]);
 
   const template = columns.map((c) => c.width).join(' ');
   const move = (index: number) => {
     if (!count) return;
     const next = Math.max(0, Math.min(count - 1, index));
     setActive(next);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
+    scrollToIndex(next);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
@@ -170,17 +178,21 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
     }
   };
 
-  const activeId = `${label.replace(/\W+/g, '-')}-row-${active}`;
-  const peekId = `${label.replace(/\W+/g, '-')}-peek`;
+  const idPrefix = label.replace(/\W+/g, '-');
+  const activeId = `${idPrefix}-row-${active}`;
+  const peekId = `${idPrefix}-peek`;
   const activeRow = rows.get(active);
-  const activeStart = items.find((item) => item.index === active)?.start;
-  // Cells rendered as more than text take their text as tooltip (no layout read: textContent only).
+  const activeStart = active >= first && active <= last ? active * ROW_HEIGHT : undefined;
+  // The rows' click handler keeps its identity (the rows are memoised) and reads the latest rows.
+  const latest = useRef({ rows, onOpen });
   useLayoutEffect(() => {
-    scroller.current?.querySelectorAll<HTMLElement>('[data-title-from-text]').forEach((cell) => {
-      const text = cell.textContent ?? '';
-      if (cell.title !== text) cell.title = text;
-    });
-  });
+    latest.current = { rows, onOpen };
+  }, [rows, onOpen]);
+  const onRowClick = useCallback((index: number) => {
+    setActive(index);
+    const row = latest.current.rows.get(index);
+    if (row) latest.current.onOpen(row);
+  }, []);
   // The keyboard's row: which of its cells are cut, to show them whole under it (measured only
   // when that row, its data or the focus change: never while merely scrolling).
   useLayoutEffect(() => {
@@ -235,34 +247,25 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
         onFocus={() => setFocused(true)}
         onBlur={() => setFocused(false)}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const row = rows.get(item.index);
+        <div style={{ height: (count ?? 0) * ROW_HEIGHT, position: 'relative' }}>
+          {indexes.map((index) => {
+            const row = rows.get(index);
             const key = row ? rowKey(row) : undefined;
-            const id = `${label.replace(/\W+/g, '-')}-row-${item.index}`;
             return (
-              <div
-                key={item.key}
-                id={id}
-                role="row"
-                aria-rowindex={item.index + 1}
-                aria-selected={key !== undefined && key === selectedKey}
-                className={`vtable-row${item.index === active ? ' active' : ''}${key !== undefined && key === selectedKey ? ' selected' : ''}`}
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, gridTemplateColumns: template }}
-                onClick={() => {
-                  setActive(item.index);
-                  if (row) onOpen(row);
-                }}
-              >
-                {columns.map((c) => {
-                  const text = row ? fullText(c, row) : '';
-                  return (
-                    <div key={c.key} role="gridcell" className="vtable-td" title={text || undefined} data-title-from-text={row && !text ? '' : undefined}>
-                      {row ? (c.render ? c.render(row) : cellText(row[c.key])) : <span className="placeholder">…</span>}
-                    </div>
-                  );
-                })}
-              </div>
+              <VirtualRow
+                // Keyed by slot, not by index: a row scrolled out lends its elements to the row
+                // scrolled in, so a fast scroll updates text instead of building rows anew.
+                key={index % slots}
+                id={`${idPrefix}-row-${index}`}
+                index={index}
+                start={index * ROW_HEIGHT}
+                row={row}
+                columns={columns}
+                template={template}
+                active={index === active}
+                selected={key !== undefined && key === selectedKey}
+                onRowClick={onRowClick}
+              />
             );
           })}
           {focused && clipped.length > 0 && activeStart !== undefined && (
@@ -277,7 +280,7 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
         </div>
       </div>
       <div className="vtable-foot" role="status" aria-live="polite">
-        {count === undefined ? '' : `${count.toLocaleString()} ${count === 1 ? 'row' : 'rows'}`}
+        {count === undefined ? '' : `${countText(count)} ${count === 1 ? 'row' : 'rows'}`}
         {loading && count !== undefined ? ' · loading…' : ''}
         {hidden.length > 0 && (
           <span className="hidden-columns" title="Widen the window to see them; a row's detail shows every field.">

@@ -16,7 +16,7 @@ import { orderingOptions, type FilterBarProps } from '../components/ListToolbar'
 import { CENTRAL, HistoryTabs, RemoteHistory } from '../components/RemoteHistory';
 import { errorLineOf } from '../components/resourceFormModel';
 import { VirtualTable, type Column } from '../components/VirtualTable';
-import { paramsOf, useObject, usePagedList } from '../hooks';
+import { paramsOf, useListParams, useObject, usePagedList } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { formatSeen } from './hostsFormat';
 import { Description, HistoryEntry, ObjectLinks } from './historyEntry';
@@ -214,9 +214,8 @@ function LocalHistory() {
   const route = useRoute();
   const list = usePagedList(LOCAL_PATH);
   const failure = useStore(list, (s) => s.failure);
-  const queryText = route.query.toString();
   const params = paramsOf(route.query);
-  useEffect(() => list.getState().setParams(paramsOf(new URLSearchParams(queryText))), [list, queryText]);
+  useListParams(list, params);
 
   const selected = route.segments[1] !== undefined && /^\d+$/.test(route.segments[1]) ? Number(route.segments[1]) : undefined;
   const onParams = (next: Record<string, string>) => navigate(href(`/${route.segments.join('/')}`, next), { replace: true });

@@ -12,7 +12,7 @@ import { bridge } from '../api/bridge';
 import { ListToolbar, type FilterBarProps } from '../components/ListToolbar';
 import { errorLineOf } from '../components/resourceFormModel';
 import { VirtualTable, type Column } from '../components/VirtualTable';
-import { paramsOf, usePagedList } from '../hooks';
+import { paramsOf, useListParams, usePagedList } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { useStatus } from '../stores/status';
 import { DateTime, dateTitle } from '../components/DateTime';
@@ -235,12 +235,11 @@ function OpenOnCentral({ ip }: { ip: string }) {
 export function HostsScreen() {
   const route = useRoute();
   const list = usePagedList(LIST_PATH);
-  const queryText = route.query.toString();
   const params = paramsOf(route.query);
   const failure = useStore(list, (s) => s.failure);
   const [importing, setImporting] = useState<'hosts' | 'eve' | undefined>(undefined);
   const [imports, setImports] = useState(0);
-  useEffect(() => list.getState().setParams(paramsOf(new URLSearchParams(queryText))), [list, queryText]);
+  useListParams(list, params);
 
   const address = route.segments[1];
   const checked = address === undefined ? undefined : checkAddress(address);

@@ -14,7 +14,7 @@ import { ConflictNotice } from '../components/ConflictNotice';
 import { HistoryLink } from '../components/HistoryLink';
 import { ResourceForm } from '../components/ResourceForm';
 import { VirtualTable, type Column } from '../components/VirtualTable';
-import { paramsOf, useObject, usePagedList, useRefOptions } from '../hooks';
+import { paramsOf, useListParams, useObject, usePagedList, useRefOptions } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { leaveThen } from '../stores/unsavedChanges';
 import { OverrideMarker } from './probeOverrides';
@@ -175,7 +175,7 @@ export function ProbesScreen() {
   const queryText = route.query.toString();
   const params = useMemo(() => listParamsOf(new URLSearchParams(queryText)), [queryText]);
   const [, familyOrNew, second] = route.segments;
-  useEffect(() => list.getState().setParams(params), [list, params]);
+  useListParams(list, params);
 
   const onParams = (next: Record<string, string>) => navigate(href(`/${route.segments.join('/')}`, next), { replace: true });
   const selected = isFamily(familyOrNew) && second ? `${familyOrNew}:${second}` : undefined;

@@ -14,7 +14,7 @@ import { ResourceForm } from '../components/ResourceForm';
 import type { RefChoices, RefOption } from '../components/resourceFormModel';
 import { ROW_HEIGHT, VirtualTable, type Column } from '../components/VirtualTable';
 import { useQuery } from '../data/useQuery';
-import { useObject } from '../hooks';
+import { useListParams, useObject } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { createPagedList } from '../stores/pagedList';
 import { leaveThen } from '../stores/unsavedChanges';
@@ -95,7 +95,7 @@ const PROBE_COLUMNS: readonly Column[] = [
 /** The probes whose template is `pk`: a virtualised, server-paged list (thousands stay fast). */
 function useTemplateProbes(pk: number) {
   const list = useMemo(() => createPagedList(VENDOR_PROBES_PATH, USERS_PAGE_SIZE), []);
-  useEffect(() => list.getState().setParams({ parent_tmpl: pk, ordering: 'name' }), [list, pk]);
+  useListParams(list, { parent_tmpl: pk, ordering: 'name' });
   const count = useStore(list, (s) => s.count);
   const error = useStore(list, (s) => s.error);
   return { list, count, error };

@@ -7,13 +7,14 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { JsonObject } from '../../../shared/resources';
 import { ApiFailure, api, type Query } from '../api/client';
 import { isAbortError } from '../data/errors';
+import { PagedRows } from './pagedRows';
 
 export const LIST_PAGE_SIZE = 100;
 
 export interface PagedListState {
   readonly params: Query;
   readonly count: number | undefined;
-  readonly rows: ReadonlyMap<number, JsonObject>;
+  readonly rows: PagedRows;
   readonly loading: boolean;
   readonly error: string | undefined;
   /** The failure behind `error`, for screens that show a 400's field errors next to their controls. */
@@ -39,9 +40,7 @@ export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreA
         const body = await api.get<JsonObject>(path, { ...get().params, page, page_size: pageSize }, controller.signal);
         if (generation !== get().generation) return;
         const results = (body.results as JsonObject[]) ?? [];
-        const rows = new Map(get().rows);
-        results.forEach((row, i) => rows.set((page - 1) * pageSize + i, row));
-        set({ count: Number(body.count), rows, loading: false, error: undefined, failure: undefined });
+        set({ count: Number(body.count), rows: get().rows.withPage(page, results), loading: false, error: undefined, failure: undefined });
       } catch (error) {
         if (generation !== get().generation || isAbortError(error)) return;
         requested.delete(page);
@@ -54,14 +53,14 @@ export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreA
       controller = new AbortController();
       requested.clear();
       const generation = get().generation + 1;
-      set({ params, generation, rows: new Map(), count: undefined, error: undefined, failure: undefined });
+      set({ params, generation, rows: PagedRows.empty(pageSize), count: undefined, error: undefined, failure: undefined });
       void loadPage(1, generation);
     };
 
     return {
       params: {},
       count: undefined,
-      rows: new Map(),
+      rows: PagedRows.empty(pageSize),
       loading: false,
       error: undefined,
       failure: undefined,
