@@ -338,7 +338,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
   let stagedBefore = false;
   const flush = () => {
     if (main.batch.size === 0) return;
-    evidence.stage(importPk, { values: main.batch.values.values(), hosts: main.batch.hosts.values() });
+    evidence.stage(importPk, { values: main.batch.eachValue(), hosts: main.batch.hosts.values() });
     main.batch.clear();
     stagedBefore = true;
   };

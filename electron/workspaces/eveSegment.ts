@@ -189,7 +189,7 @@ export function readSegment(task: SegmentTask, into?: EvidenceBatch): SegmentRes
     eventsUsed: tally.eventsUsed,
     eventsOther: tally.eventsOther,
     skipped: tally.skipped,
-    values: into ? [] : [...tally.batch.values.values()],
+    values: into ? [] : [...tally.batch.eachValue()],
     hosts: into ? [] : [...tally.batch.hosts.values()],
   };
 }

@@ -24,8 +24,23 @@ export interface GatheredHost {
 }
 
 export class EvidenceBatch {
-  readonly values = new Map<string, GatheredValue>();
   readonly hosts = new Map<string, GatheredHost>();
+  /**
+   * The values by address, list and key: an event's value is found without building an id for
+   * it (the address and list strings are the same few, their hashes known; only the key is new).
+   */
+  private readonly byAddress = new Map<string, Map<string, Map<string, GatheredValue>>>();
+  private valuesHeld = 0;
+
+  /** Distinct values held. */
+  get valueCount(): number {
+    return this.valuesHeld;
+  }
+
+  /** Every value held, address by address. */
+  *eachValue(): Generator<GatheredValue> {
+    for (const lists of this.byAddress.values()) for (const keys of lists.values()) yield* keys.values();
+  }
 
   private host(ip: string, at: number): GatheredHost {
     let host = this.hosts.get(ip);
@@ -43,10 +58,9 @@ export class EvidenceBatch {
     for (const ip of derived.alerted) this.host(ip, derived.at).hits++;
     for (const evidence of derived.evidence) {
       this.host(evidence.ip, derived.at);
-      const id = `${evidence.ip}\u0000${evidence.list}\u0000${evidence.key}`;
-      const known = this.values.get(id);
+      const known = this.find(evidence.ip, evidence.list, evidence.key);
       if (!known) {
-        this.values.set(id, { ip: evidence.ip, list: evidence.list, key: evidence.key, item: evidence.item, first: derived.at, last: derived.at });
+        this.put({ ip: evidence.ip, list: evidence.list, key: evidence.key, item: evidence.item, first: derived.at, last: derived.at });
         continue;
       }
       if (derived.at < known.first) known.first = derived.at;
@@ -62,14 +76,14 @@ export class EvidenceBatch {
   inKeyOrder(): { values: GatheredValue[]; hosts: GatheredHost[] } {
     const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     return {
-      values: [...this.values.values()].sort((a, b) => text(a.ip, b.ip) || text(a.list, b.list) || text(a.key, b.key)),
+      values: [...this.eachValue()].sort((a, b) => text(a.ip, b.ip) || text(a.list, b.list) || text(a.key, b.key)),
       hosts: [...this.hosts.values()].sort((a, b) => text(a.ip, b.ip)),
     };
   }
 
   /** Take another batch's evidence (the same merge as adding its events one by one). */
   merge(other: EvidenceBatch): void {
-    this.mergeGathered(other.values.values(), other.hosts.values());
+    this.mergeGathered(other.eachValue(), other.hosts.values());
   }
 
   /**
@@ -78,9 +92,8 @@ export class EvidenceBatch {
    */
   mergeGathered(values: Iterable<GatheredValue>, hosts: Iterable<GatheredHost>): void {
     for (const value of values) {
-      const id = `${value.ip}\u0000${value.list}\u0000${value.key}`;
-      const known = this.values.get(id);
-      if (!known) this.values.set(id, value);
+      const known = this.find(value.ip, value.list, value.key);
+      if (!known) this.put(value);
       else {
         known.first = Math.min(known.first, value.first);
         if (value.last >= known.last) {
@@ -101,11 +114,31 @@ export class EvidenceBatch {
   }
 
   get size(): number {
-    return this.values.size + this.hosts.size;
+    return this.valuesHeld + this.hosts.size;
   }
 
   clear(): void {
-    this.values.clear();
     this.hosts.clear();
+    this.byAddress.clear();
+    this.valuesHeld = 0;
+  }
+
+  private find(ip: string, list: string, key: string): GatheredValue | undefined {
+    return this.byAddress.get(ip)?.get(list)?.get(key);
+  }
+
+  private put(value: GatheredValue): void {
+    let lists = this.byAddress.get(value.ip);
+    if (!lists) {
+      lists = new Map();
+      this.byAddress.set(value.ip, lists);
+    }
+    let keys = lists.get(value.list);
+    if (!keys) {
+      keys = new Map();
+      lists.set(value.list, keys);
+    }
+    keys.set(value.key, value);
+    this.valuesHeld++;
   }
 }

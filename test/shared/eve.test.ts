@@ -29,7 +29,7 @@ function gather(file: string): EvidenceBatch {
 
 function localOf(batch: EvidenceBatch, ip: string): LocalHost {
   const host = batch.hosts.get(ip)!;
-  const values = [...batch.values.values()].filter((v) => v.ip === ip).map((v) => ({ list: v.list, key: v.key, item: v.item, first: v.first, last: v.last }));
+  const values = [...batch.eachValue()].filter((v) => v.ip === ip).map((v) => ({ list: v.list, key: v.key, item: v.item, first: v.first, last: v.last }));
   return { hits: host.hits, first: host.first, last: host.last, values };
 }
 
@@ -211,8 +211,10 @@ describe('gathering', () => {
       const b = new EvidenceBatch();
       derived.slice(0, cut).forEach((d) => a.add(d));
       derived.slice(cut).forEach((d) => b.add(d));
-      const merged = new Map([...a.values].map(([k, v]) => [k, { ...v }]));
-      for (const [k, v] of b.values) {
+      const id = (v: { ip: string; list: string; key: string }) => `${v.ip}\u0000${v.list}\u0000${v.key}`;
+      const merged = new Map([...a.eachValue()].map((v) => [id(v), { ...v }]));
+      for (const v of b.eachValue()) {
+        const k = id(v);
         const known = merged.get(k);
         if (!known) merged.set(k, { ...v });
         else {
@@ -224,7 +226,7 @@ describe('gathering', () => {
         }
       }
       expect(new Map([...merged].map(([k, v]) => [k, [v.first, v.last, JSON.stringify(v.item)]]))).toEqual(
-        new Map([...whole.values].map(([k, v]) => [k, [v.first, v.last, JSON.stringify(v.item)]])),
+        new Map([...whole.eachValue()].map((v) => [id(v), [v.first, v.last, JSON.stringify(v.item)]])),
       );
       const hits = (batch: EvidenceBatch, ip: string) => batch.hosts.get(ip)?.hits ?? 0;
       expect(hits(a, '172.16.0.153') + hits(b, '172.16.0.153')).toBe(hits(whole, '172.16.0.153'));

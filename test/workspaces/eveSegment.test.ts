@@ -52,7 +52,7 @@ function combined(results: readonly SegmentResult[]): { lines: number; to: numbe
     if (result.lines > 0) to = result.to;
   }
   const evidence = {
-    values: [...batch.values.entries()].sort(([a], [b]) => a.localeCompare(b)),
+    values: batch.inKeyOrder().values,
     hosts: [...batch.hosts.entries()].sort(([a], [b]) => a.localeCompare(b)),
   };
   return { lines, to, events, used, skipped, evidence };
