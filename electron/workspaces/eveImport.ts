@@ -8,6 +8,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -18,6 +19,7 @@ import type { EveFileRecord, GatheredBatch } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
 import { FIRST_SKIPS, lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
 import { SegmentReaders } from './eveWorkers';
+import { IdentityThread } from './identityThread';
 
 export { MAX_LINE_BYTES };
 /** At most this much of a file's first line finds the file again. */
@@ -27,13 +29,16 @@ const TAIL_BYTES = 4096;
 /**
  * Evidence gathered in memory (distinct values and addresses) before it is staged. A log repeats
  * the same few values for the same addresses: most site logs fit whole, and are staged once; a
- * larger one is staged batch by batch, its memory bounded (about 50 MB of evidence).
+ * larger one is staged batch by batch, its memory bounded (about 20 MB of evidence: beside a
+ * reader thread, 100,000 took the import's peak RSS past 300 MB, 60,000 to its edge).
  */
-const BATCH_ENTRIES = 100_000;
+const BATCH_ENTRIES = 40_000;
 /** The page cache of the workspace's connection during an import, in MB. */
 const IMPORT_PAGE_CACHE_MB = 16;
 /** A plain file is read in segments of this size, side by side in worker threads when it has several. */
 const SEGMENT_BYTES = 8 * 1024 * 1024;
+/** Addresses to write from which their identities are made on another thread (identityThread.ts). */
+const IDENTITY_THREAD_FROM = 4096;
 
 export class EveImportError extends Error {}
 
@@ -186,13 +191,15 @@ export interface EveImportOptions {
   /** The history's user (the local admin unless given). */
   readonly user?: { readonly pk: number; readonly username: string };
   /**
-   * Worker threads that read a large plain file's segments side by side (default none: on two
-   * cores they made a 1 GB import 12 % faster for 90 MB more memory, past the 300 MB bound; see
-   * docs/eve.md). The segments are read on this thread otherwise, the same way.
+   * Worker threads that read a large plain file's segments beside this thread, which reads one
+   * itself whenever the oldest is still being read (default: one where the machine has two cores
+   * or more, none otherwise; more only added memory on two cores, see docs/eve.md).
    */
   readonly readerThreads?: number;
   /** Evidence entries gathered in memory before they are staged (BATCH_ENTRIES unless given: tests stage often). */
   readonly batchEntries?: number;
+  /** Addresses to write from which their identities are made on another thread (IDENTITY_THREAD_FROM unless given). */
+  readonly identityThreadFrom?: number;
 }
 
 /** The sources of paths given on the command line (folders expanded, oldest rotated file first). */
@@ -334,6 +341,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
   const summaries: { path: string; fromLine: number; lines: number }[] = [];
   const cancelled = () => options.signal?.aborted === true;
   const batchEntries = options.batchEntries ?? BATCH_ENTRIES;
+  const readerThreads = options.readerThreads ?? (os.availableParallelism() >= 2 ? 1 : 0);
 
   let stagedBefore = false;
   const flush = () => {
@@ -371,6 +379,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
   // A plain file is read in segments, by worker threads side by side when it has several.
   let readers: SegmentReaders | undefined;
   let readersTried = false;
+  let identities: IdentityThread | undefined;
   const readPlain = async (source: EveSource, file: string, start: PlainStart) => {
     const eventsBefore = main.events;
     const size = fs.statSync(file).size;
@@ -379,29 +388,50 @@ export async function importEve(services: Services, options: EveImportOptions): 
     let lines = resumed?.lines ?? 0;
     let endOfLines = resumed?.bytes ?? 0;
     const tasks = segmentsOf(file, endOfLines, size);
-    if (tasks.length > 1 && !readersTried && (options.readerThreads ?? 0) > 0) {
+    if (tasks.length > 1 && !readersTried && readerThreads > 0) {
       readersTried = true;
-      readers = SegmentReaders.start(options.readerThreads);
+      readers = SegmentReaders.start(readerThreads);
     }
     const pool = tasks.length > 1 ? readers : undefined;
-    const inFlight: { task: SegmentTask; result: Promise<SegmentResult> }[] = [];
+    const inFlight: { task: SegmentTask; result: Promise<SegmentResult>; settled: boolean }[] = [];
     let next = 0;
-    const launch = () => {
-      while (next < tasks.length && inFlight.length < (pool ? pool.size + 1 : 1)) {
+    let inPool = 0;
+    // The workers are kept busy: two segments each (one read, one waiting).
+    const feedPool = () => {
+      while (pool && next < tasks.length && inPool < pool.size * 2) {
         const task = tasks[next++]!;
-        // On this thread, a segment's evidence is gathered straight into the import's batch, in file order still.
-        const result = pool ? pool.read(task) : Promise.resolve(readSegment(task, main.batch));
+        inPool++;
+        const entry = { task, result: pool.read(task), settled: false };
         // Those still under way when the import stops are not awaited: their failure is not news.
-        result.catch(() => undefined);
-        inFlight.push({ task, result });
+        entry.result.then(
+          () => ((entry.settled = true), inPool--),
+          () => ((entry.settled = true), inPool--),
+        );
+        inFlight.push(entry);
       }
     };
+    // This thread reads a segment itself when nothing before it is pending (straight into the
+    // import's batch), or while the oldest segment is still being read by a worker (into its own
+    // batch, taken in file order like a worker's), a few ahead at most.
+    const readHere = () => {
+      if (next >= tasks.length) return false;
+      const direct = inFlight.length === 0;
+      if (!direct && (inFlight[0]!.settled || inFlight.length >= (pool ? pool.size * 2 + 2 : 1))) return false;
+      const task = tasks[next++]!;
+      inFlight.push({ task, result: Promise.resolve(readSegment(task, direct ? main.batch : undefined)), settled: true });
+      return true;
+    };
     counter.raw = base + endOfLines;
-    launch();
-    while (inFlight.length > 0) {
+    feedPool();
+    while (inFlight.length > 0 || next < tasks.length) {
+      // While the oldest segment is being read elsewhere, this thread reads the next (the loop
+      // turns between, taking the workers' answers).
+      if (readHere()) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       const { task, result: pending } = inFlight.shift()!;
       const result = await pending;
-      launch();
       if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
       // Taken in file order: the evidence staged is what one reader going line by line would stage.
       main.takeSegment(result, source.name, lines);
@@ -410,6 +440,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
       counter.raw = base + task.end;
       if (main.batch.size >= batchEntries) flush();
       progress(source.name);
+      feedPool();
     }
     if (lines === 0) throw new EveImportError(`${source.name} ${size === 0 ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
     if (!resumed && main.events === eventsBefore) {
@@ -555,6 +586,10 @@ export async function importEve(services: Services, options: EveImportOptions): 
     // the refresh reads it, and writes host_id, in order too). A larger one stages its last batch
     // too: held through the final transaction, it would take the memory past its bound.
     if (stagedBefore) flush();
+    // The identities of many addresses are made on another thread while this one reads and writes them.
+    if ((stagedBefore ? evidence.stagedHosts(importPk) : 0) + main.batch.hosts.size >= (options.identityThreadFrom ?? IDENTITY_THREAD_FROM)) {
+      identities = IdentityThread.start();
+    }
     let last: GatheredBatch | undefined = main.batch.inKeyOrder();
     main.batch.clear();
     let existing = 0;
@@ -565,8 +600,8 @@ export async function importEve(services: Services, options: EveImportOptions): 
       last = undefined;
       if (homeNets && 'networks' in homeNets) {
         evidence.setHomeNets(homeNets.networks.map((n) => n.text));
-        services.hosts.refresh(evidence.localIps());
-      } else services.hosts.refresh(ips);
+        services.hosts.refresh(evidence.localIps(), identities);
+      } else services.hosts.refresh(ips, identities);
       if (ips.length > 0) {
         services.history.log({ actionType: 'import_host_id', user: options.user ?? adminOf(services), clientIp: '127.0.0.1', comment: null, objects: { count: { value: ips.length } } });
       }
@@ -588,6 +623,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
     throw error;
   } finally {
     await readers?.close();
+    await identities?.close();
     services.store.pageCache(pageCache);
   }
 }

@@ -43,7 +43,7 @@ export class SegmentReaders {
     const workers: Worker[] = [];
     try {
       // Small heaps: a segment's garbage is short-lived, and the import's memory stays bounded.
-      for (let n = 0; n < count; n++) workers.push(new Worker(code, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 16 } }));
+      for (let n = 0; n < count; n++) workers.push(new Worker(code, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
     } catch {
       for (const worker of workers) void worker.terminate();
       return undefined;

@@ -6,6 +6,7 @@
  */
 import { networkContains, parseIp, parseNetwork, type Network } from '../api/address';
 import { parseIsoDateTime } from '../api/datetime';
+import { hostnamesText } from '../api/hostIdentity';
 import { HOME_NETS, HOST_LISTS, type HostListName } from '../resources/hosts';
 import type { JsonObject, JsonValue } from '../resources/fields';
 import type { EvidenceList } from './derive';
@@ -220,4 +221,94 @@ export function hostIdentity({ ip, central, local, homeNets }: IdentityInput): J
   // Keys the central server sends beyond §7's are kept as they are.
   for (const [key, value] of Object.entries(central ?? {})) if (!(key in ordered)) ordered[key] = value;
   return ordered;
+}
+
+/** One evidence row of an address as stored: list, key, item (JSON text), first and last seen. */
+export type EvidenceRow = readonly [list: EvidenceList, key: string, item: string, first: number, last: number];
+
+/** What a refresh reads of an address: its central part as stored, and what the local imports saw. */
+export interface IdentitySource {
+  readonly ip: string;
+  /** The central part (host_id JSON text), if any. */
+  readonly central: string | null;
+  readonly centralHits: number | null;
+  readonly hits: number;
+  readonly first: number;
+  readonly last: number;
+  readonly values: readonly EvidenceRow[];
+}
+
+/** The host_id row a refresh writes for an address. */
+export interface IdentityRecord {
+  readonly ip: string;
+  readonly hits: number;
+  readonly first_seen: number;
+  readonly last_seen: number;
+  readonly hostnames: string;
+  /** The identity served, as JSON text. */
+  readonly data: string;
+}
+
+/** The stored values of an address as the identity reads them. */
+export function localHostOf(source: IdentitySource): LocalHost {
+  return {
+    hits: source.hits,
+    first: source.first,
+    last: source.last,
+    values: source.values.map(([list, key, item, first, last]) => ({ list, key, item: JSON.parse(item) as JsonObject, first, last })),
+  };
+}
+
+/** The row of an address: its central part and local evidence merged, under these home networks. */
+export function identityRecord(source: IdentitySource, homeNets: readonly Network[]): IdentityRecord {
+  const central = source.central ? (JSON.parse(source.central) as JsonObject) : undefined;
+  const local = localHostOf(source);
+  const span = hostSpan(central, local);
+  const identity = hostIdentity({ ip: source.ip, central, local, homeNets });
+  return {
+    ip: source.ip,
+    // The larger of the two counts: the central server counts the alerts of this site's probe too (docs/decisions.md).
+    hits: Math.max(source.centralHits ?? 0, local.hits),
+    first_seen: span.first,
+    last_seen: span.last,
+    hostnames: hostnamesText(identity),
+    data: JSON.stringify(identity),
+  };
+}
+
+/** Home networks given as CIDR texts, those that parse. */
+export function networksOf(texts: readonly string[]): Network[] {
+  return texts.map((text) => parseNetwork(text)).filter((n): n is Network => n !== undefined);
+}
+
+/**
+ * Turns chunks of sources into rows, in the order they were given: here, as they come, or on
+ * another thread while the caller reads the next chunk (electron/workspaces/identityThread.ts).
+ */
+export interface IdentityBuilder {
+  submit(sources: readonly IdentitySource[], homeNets: readonly string[]): void;
+  /** The rows of the oldest chunk submitted and not yet taken. */
+  take(): IdentityRecord[];
+  /** Chunks submitted and not yet taken. */
+  readonly pending: number;
+}
+
+/** The builder that makes each chunk's rows at once, on the caller's thread. */
+export class InlineIdentities implements IdentityBuilder {
+  private readonly done: IdentityRecord[][] = [];
+
+  submit(sources: readonly IdentitySource[], homeNets: readonly string[]): void {
+    const networks = networksOf(homeNets);
+    this.done.push(sources.map((source) => identityRecord(source, networks)));
+  }
+
+  take(): IdentityRecord[] {
+    const rows = this.done.shift();
+    if (!rows) throw new Error('no chunk of identities is pending');
+    return rows;
+  }
+
+  get pending(): number {
+    return this.done.length;
+  }
 }

@@ -104,7 +104,7 @@ describe('segments of a plain EVE file', () => {
 });
 
 describe('a large plain file imported by worker threads', () => {
-  test('gives the hosts, counts and summary of the line-by-line reader (the same content gzipped)', async () => {
+  test('gives the hosts, counts and summary of the line-by-line reader (the same content gzipped), identities made on another thread or here', async () => {
     const dir = tempDir();
     const plain = path.join(dir, 'eve.json');
     // About 20 MB: three segments, read side by side.
@@ -118,19 +118,23 @@ describe('a large plain file imported by worker threads', () => {
     expect(readers, 'worker threads run here').toBeDefined();
     await readers!.close();
 
-    const run = async (paths: string[]) => {
+    const run = async (paths: string[], threads: { readerThreads: number; identityThreadFrom: number }) => {
       const opened: OpenedWorkspace = openWorkspace({ file: path.join(tempDir(), 'ws.sqlite3'), instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
       cleanups.push(() => opened.close());
       const { sources } = fileSources(paths);
-      const summary = await importEve(opened.services, { sources, readerThreads: 2 });
+      const summary = await importEve(opened.services, { sources, ...threads });
       const hosts = opened.services.store.db.prepare('SELECT ip, hits, data FROM host_id ORDER BY ip').all();
       return { summary: { ...summary, files: summary.files.map((f) => ({ ...f, path: path.basename(f.path) })) }, hosts };
     };
-    const segmented = await run([plain]);
-    const streamed = await run([`${dir}/eve.json.gz`]);
+    // Segments read by two workers, or by one beside this thread, identities made on another
+    // thread; the gzip stream read on this thread, identities made here.
+    const segmented = await run([plain], { readerThreads: 2, identityThreadFrom: 1 });
+    const beside = await run([plain], { readerThreads: 1, identityThreadFrom: 1 });
+    const streamed = await run([`${dir}/eve.json.gz`], { readerThreads: 0, identityThreadFrom: Infinity });
     expect(segmented.hosts.length).toBeGreaterThan(100);
     expect(segmented.summary.linesRead).toBe(chunks.join('').split('\n').length - 1);
     expect({ ...segmented.summary, files: [] }).toEqual({ ...streamed.summary, files: [] });
     expect(segmented.hosts).toEqual(streamed.hosts);
+    expect(beside).toEqual(segmented);
   });
 });

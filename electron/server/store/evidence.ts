@@ -6,8 +6,7 @@
  */
 import type { GatheredHost, GatheredValue } from '../../../shared/eve/accumulate';
 import type { EvidenceList } from '../../../shared/eve/derive';
-import { DEFAULT_HOME_NETS, type LocalHost, type LocalValue } from '../../../shared/eve/identity';
-import type { JsonObject } from '../../../shared/resources';
+import { DEFAULT_HOME_NETS, localHostOf, type EvidenceRow, type LocalHost } from '../../../shared/eve/identity';
 import type { Store } from './store';
 
 /** An EVE file as read so far: its first bytes' hash, how far, and the hash of the bytes before that point. */
@@ -139,14 +138,16 @@ export class Evidence {
 
   /** What the local imports saw of an address (undefined: nothing). */
   local(ip: string): LocalHost | undefined {
-    return this.localOf([ip]).get(ip);
+    const stored = this.localRows([ip]).get(ip);
+    return stored && localHostOf({ ip, central: null, centralHits: null, ...stored });
   }
 
   /**
-   * What the local imports saw of each of these addresses (those with nothing are left out), in
-   * two statements whatever their number: a refresh of a large import reads hosts a chunk at a time.
+   * What the local imports saw of each of these addresses, as stored (those with nothing are left
+   * out), in two statements whatever their number: a refresh of a large import reads hosts a
+   * chunk at a time.
    */
-  localOf(ips: readonly string[]): Map<string, LocalHost> {
+  localRows(ips: readonly string[]): Map<string, { hits: number; first: number; last: number; values: EvidenceRow[] }> {
     const list = JSON.stringify(ips);
     const hosts = this.store.query('SELECT ip, hits, first_seen, last_seen FROM host_local WHERE ip IN (SELECT value FROM json_each(?))').raw().all(list) as [
       string,
@@ -154,16 +155,14 @@ export class Evidence {
       number,
       number,
     ][];
-    const out = new Map<string, { hits: number; first: number; last: number; values: LocalValue[] }>();
+    const out = new Map<string, { hits: number; first: number; last: number; values: EvidenceRow[] }>();
     for (const [ip, hits, first, last] of hosts) out.set(ip, { hits, first, last, values: [] });
     if (out.size === 0) return out;
     const rows = this.store
       .query('SELECT ip, list, key, item, first_seen, last_seen FROM host_evidence WHERE ip IN (SELECT value FROM json_each(?)) ORDER BY ip, list, key')
       .raw()
       .all(list) as [string, EvidenceList, string, string, number, number][];
-    for (const [ip, list, key, item, first, last] of rows) {
-      out.get(ip)?.values.push({ list, key, item: JSON.parse(item) as JsonObject, first, last });
-    }
+    for (const [ip, list, key, item, first, last] of rows) out.get(ip)?.values.push([list, key, item, first, last]);
     return out;
   }
 

@@ -8,10 +8,8 @@ import type { HostEntry } from '../../../shared/api/hostIdentity';
 import { hostRecordOf, type HostRecord } from '../../../shared/api/imports';
 import { pageNumber, type OrderTerm, type PageRequest } from '../../../shared/api/listParams';
 import type { QueryNode } from '../../../shared/api/qfilter';
-import { parseNetwork, type Network } from '../../../shared/api/address';
-import { hostnamesText } from '../../../shared/api/hostIdentity';
-import { hostIdentity, hostSpan } from '../../../shared/eve/identity';
-import { HOST_LISTS, type JsonObject } from '../../../shared/resources';
+import { InlineIdentities, type IdentityBuilder, type IdentitySource } from '../../../shared/eve/identity';
+import { HOST_LISTS } from '../../../shared/resources';
 import type { Evidence } from './evidence';
 import { HostSearch, type MatchedHosts } from './hostSearch';
 import { CACHING, ReadCache, type Store } from './store';
@@ -249,37 +247,38 @@ export class Hosts {
     return any && this.store.query('SELECT 1 FROM host_local WHERE ip = ?').get(ip) !== undefined;
   }
 
-  /** Write again the served identity of addresses with local evidence: central part and local evidence merged. */
-  refresh(ips: Iterable<string>): number {
-    const networks = this.evidence.homeNets().map((text) => parseNetwork(text)).filter((n): n is Network => n !== undefined);
+  /**
+   * Write again the served identity of addresses with local evidence: central part and local
+   * evidence merged. The rows are made by `builder` (here unless given: an import passes one on
+   * another thread, which makes a chunk's rows while this one reads the next and writes the last).
+   */
+  refresh(ips: Iterable<string>, builder: IdentityBuilder = new InlineIdentities()): number {
+    const homeNets = this.evidence.homeNets();
     const write = this.store.command(UPSERT_MERGED);
     const centrals = this.store.query(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw();
     let count = 0;
+    const writeTaken = () => {
+      const records = builder.take();
+      for (const record of records) write.run(record);
+      this.search.changedMany(JSON.stringify(records.map((record) => record.ip)));
+      count += records.length;
+    };
     // A chunk of addresses at a time: a large import's refresh reads its hosts in a few statements, not three per host.
     for (const chunk of chunksOf(ips, REFRESH_CHUNK)) {
-      const locals = this.evidence.localOf(chunk);
+      const locals = this.evidence.localRows(chunk);
       if (locals.size === 0) continue;
-      const list = JSON.stringify([...locals.keys()]);
       const central = new Map<string, { data: string | null; hits: number | null }>();
-      for (const [ip, data, hits] of centrals.all(list) as [string, string | null, number | null][]) central.set(ip, { data, hits });
+      for (const [ip, data, hits] of centrals.all(JSON.stringify([...locals.keys()])) as [string, string | null, number | null][]) central.set(ip, { data, hits });
+      const sources: IdentitySource[] = [];
       for (const [ip, local] of locals) {
         const row = central.get(ip);
-        const part = row?.data ? (JSON.parse(row.data) as JsonObject) : undefined;
-        const span = hostSpan(part, local);
-        const identity = hostIdentity({ ip, central: part, local, homeNets: networks });
-        write.run({
-          ip,
-          // The larger of the two counts: the central server counts the alerts of this site's probe too (docs/decisions.md).
-          hits: Math.max(row?.hits ?? 0, local.hits),
-          first_seen: span.first,
-          last_seen: span.last,
-          hostnames: hostnamesText(identity),
-          data: JSON.stringify(identity),
-        });
-        count++;
+        sources.push({ ip, central: row?.data ?? null, centralHits: row?.hits ?? null, ...local });
       }
-      this.search.changedMany(list);
+      builder.submit(sources, homeNets);
+      // One chunk ahead: the builder makes this one's rows while the last one's are written.
+      if (builder.pending > 1) writeTaken();
     }
+    while (builder.pending > 0) writeTaken();
     return count;
   }
 
