@@ -33,6 +33,19 @@ export function identityRows(chunk: IdentityChunk): IdentityRecord[] {
   return chunk.sources.map((source) => identityRecord(source, networks));
 }
 
+/**
+ * Can this thread block on a shared counter? Node's main thread can; a host that forbids it (a
+ * browser's main thread, and perhaps an embedder's) throws, and then the rows are made here.
+ */
+function canWait(): boolean {
+  try {
+    // The counter holds 0, not 1: answers "not-equal" at once where waiting is allowed.
+    return Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 1, 0) === 'not-equal';
+  } catch {
+    return false;
+  }
+}
+
 export class IdentityThread implements IdentityBuilder {
   private readonly queue: IdentityChunk[] = [];
   private readonly counter: Int32Array;
@@ -52,7 +65,7 @@ export class IdentityThread implements IdentityBuilder {
   /** A thread of the EVE worker program, or undefined where no worker can run. */
   static start(timeoutMs = ANSWER_TIMEOUT_MS): IdentityThread | undefined {
     const code = eveWorkerCode();
-    if (code === undefined) return undefined;
+    if (code === undefined || !canWait()) return undefined;
     let worker: Worker;
     try {
       worker = new Worker(code, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
