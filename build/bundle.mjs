@@ -1,6 +1,7 @@
 // Bundles the plain-Node entry points with esbuild: the `outpost` CLI (dist/node/outpost.cjs) and,
-// beside it, the body worker's program it starts for large imports (dist/node/bodyWorker.cjs,
-// electron/server/http/workerSource.ts). better-sqlite3 stays external (native addon); everything
+// beside it, the programs of its worker threads: the body worker's, for large imports
+// (dist/node/bodyWorker.cjs), and the EVE import's (dist/node/eveWorker.cjs), both read by
+// electron/server/http/workerSource.ts. better-sqlite3 stays external (native addon); everything
 // else is bundled. `--renderer` also builds the web UI when it is missing or stale (`npm run serve`).
 import { build } from 'esbuild';
 import fs from 'node:fs';

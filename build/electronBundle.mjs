@@ -3,7 +3,7 @@
 //   preload.cjs the sandboxed preload (electron/preload/preload.ts): one file, requiring only electron
 //   server.cjs  the server's utility process (electron/serverProcess.ts)
 //   bodyWorker.cjs the program of the worker threads the server parses large imports in
-//   eveWorker.cjs  the program of the worker threads that read segments of EVE logs
+//   eveWorker.cjs  the program of the EVE import's worker threads (segments of a log read, identities made)
 //               (electron/server/http/workerSource.ts reads both beside server.cjs)
 // better-sqlite3 stays external (native addon, loaded with its Electron build); electron is
 // provided by the runtime.
