@@ -9,6 +9,7 @@ import { parseHomeNets } from '../../shared/eve/identity';
 import type { JsonValue } from '../../shared/resources';
 import { EveImportError, importEve, type EveProgress } from '../workspaces/eveImport';
 import type { WorkspaceHost } from '../workspaces/host';
+import { identityThreadFor } from '../workspaces/identityThread';
 import type { AppHandlers, Answer } from './appCall';
 
 type HostRouteName = 'importEve' | 'eveProgress' | 'homeNets' | 'setHomeNets';
@@ -57,11 +58,18 @@ export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteNa
       const parsed = parseHomeNets(text);
       if ('error' in parsed) throw ApiError.validation({ homeNets: [parsed.error.charAt(0).toUpperCase() + parsed.error.slice(1) + '.'] });
       const services = host.current().services;
-      services.store.write(() => {
-        services.evidence.setHomeNets(parsed.networks.map((n) => n.text));
-        // in_home_net and net_info of every address the local imports saw follow the new setting.
-        services.hosts.refresh(services.evidence.localIps());
-      });
+      const ips = services.evidence.localIps();
+      // Many addresses: their identities are made on another thread while this one reads and writes them.
+      const identities = identityThreadFor(ips.length);
+      try {
+        services.store.write(() => {
+          services.evidence.setHomeNets(parsed.networks.map((n) => n.text));
+          // in_home_net and net_info of every address the local imports saw follow the new setting.
+          services.hosts.refresh(ips, identities);
+        });
+      } finally {
+        void identities?.close();
+      }
       return ok(homeNetsOf());
     },
   };

@@ -19,7 +19,7 @@ import type { EveFileRecord, GatheredBatch } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
 import { FIRST_SKIPS, lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
 import { SegmentReaders } from './eveWorkers';
-import { IdentityThread } from './identityThread';
+import { identityThreadFor, type IdentityThread } from './identityThread';
 
 export { MAX_LINE_BYTES };
 /** At most this much of a file's first line finds the file again. */
@@ -37,8 +37,6 @@ const BATCH_ENTRIES = 40_000;
 const IMPORT_PAGE_CACHE_MB = 16;
 /** A plain file is read in segments of this size, side by side in worker threads when it has several. */
 const SEGMENT_BYTES = 8 * 1024 * 1024;
-/** Addresses to write from which their identities are made on another thread (identityThread.ts). */
-const IDENTITY_THREAD_FROM = 4096;
 
 export class EveImportError extends Error {}
 
@@ -198,7 +196,7 @@ export interface EveImportOptions {
   readonly readerThreads?: number;
   /** Evidence entries gathered in memory before they are staged (BATCH_ENTRIES unless given: tests stage often). */
   readonly batchEntries?: number;
-  /** Addresses to write from which their identities are made on another thread (IDENTITY_THREAD_FROM unless given). */
+  /** Addresses to write from which their identities are made on another thread (4,096 unless given). */
   readonly identityThreadFrom?: number;
 }
 
@@ -587,9 +585,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
     // too: held through the final transaction, it would take the memory past its bound.
     if (stagedBefore) flush();
     // The identities of many addresses are made on another thread while this one reads and writes them.
-    if ((stagedBefore ? evidence.stagedHosts(importPk) : 0) + main.batch.hosts.size >= (options.identityThreadFrom ?? IDENTITY_THREAD_FROM)) {
-      identities = IdentityThread.start();
-    }
+    identities = identityThreadFor((stagedBefore ? evidence.stagedHosts(importPk) : 0) + main.batch.hosts.size, options.identityThreadFrom);
     let last: GatheredBatch | undefined = main.batch.inKeyOrder();
     main.batch.clear();
     let existing = 0;

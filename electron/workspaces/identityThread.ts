@@ -24,6 +24,8 @@ export interface IdentityChunk {
 
 export type IdentityAnswer = { readonly rows: IdentityRecord[] } | { readonly error: string };
 
+/** Addresses to write from which their identities are made on a thread (fewer: not worth starting one). */
+export const IDENTITY_THREAD_FROM = 4096;
 /** How long a chunk's rows are waited for before the thread is given up (a chunk takes milliseconds). */
 const ANSWER_TIMEOUT_MS = 10_000;
 
@@ -122,6 +124,11 @@ export class IdentityThread implements IdentityBuilder {
     this.port.close();
     await this.worker.terminate();
   }
+}
+
+/** A thread for a refresh of `count` addresses, if that many are worth one (and one can run here). */
+export function identityThreadFor(count: number, from = IDENTITY_THREAD_FROM): IdentityThread | undefined {
+  return count >= from ? IdentityThread.start() : undefined;
 }
 
 /** The worker's side: rows for each chunk that comes by the port, the counter bumped after each answer. */
