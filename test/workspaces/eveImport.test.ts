@@ -130,6 +130,62 @@ describe('a real log into a workspace', () => {
     expect(more.hostsUpdated).toBe(fresh.hostsCreated);
   });
 
+  test('an import beside another (the command while the app imports): neither loses what the other staged', async () => {
+    const gzipped = zlib.gzipSync(fs.readFileSync(ALAAJILI));
+    const opened = workspace();
+    let stagedBeforeB = 0;
+    // The first import reads its bytes a little at a time; once it has staged, a second runs whole before it reads on.
+    const first = importSources(opened.services, {
+      batchEntries: 40,
+      sources: [
+        {
+          name: 'upload.json.gz',
+          key: 'upload.json.gz',
+          bytes: async function* () {
+            for (let at = 0; at < gzipped.length; at += 4096) {
+              const staged = opened.services.store.db.prepare('SELECT count(*) FROM eve_staged_value').pluck().get() as number;
+              if (stagedBeforeB === 0 && staged > 0) {
+                stagedBeforeB = staged;
+                await importEve(opened.services, { paths: [TROLLOPE] });
+              }
+              yield gzipped.subarray(at, at + 4096);
+            }
+          },
+        },
+      ],
+    });
+    await first;
+    expect(stagedBeforeB).toBeGreaterThan(0);
+    const apart = workspace();
+    await importEve(apart.services, { paths: [TROLLOPE] });
+    await importEve(apart.services, { paths: [ALAAJILI] });
+    expect(hosts(opened)).toEqual(hosts(apart));
+    expect(opened.services.store.db.prepare('SELECT count(*) FROM eve_staged_value').pluck().get()).toBe(0);
+  });
+
+  test('the staging of an import that is over (its process ended, or a day without staging) is dropped by the next; a running one is kept', async () => {
+    const opened = workspace();
+    const db = opened.services.store.db;
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(ended.stdout);
+    const now = opened.services.store.now();
+    const day = 24 * 3600 * 1_000_000;
+    const stage = (owner: string, touched: number) => {
+      const pk = Number(db.prepare('INSERT INTO eve_import (started, owner, touched) VALUES (?, ?, ?)').run(touched, owner, touched).lastInsertRowid);
+      db.prepare("INSERT INTO eve_staged_value (import, ip, list, key, item, first_seen, last_seen) VALUES (?, '10.9.9.9', 'hostname', 'x', '{}', 1, 2)").run(pk);
+      return pk;
+    };
+    const dead = stage(`${os.hostname()}:${deadPid}`, now);
+    const before = stage('', 0);
+    const running = stage(`${os.hostname()}:${process.pid}`, now);
+    const elsewhere = stage('another-laptop:4242', now - 1_000_000);
+    const forgotten = stage('another-laptop:4243', now - day - 1_000_000);
+    await importEve(opened.services, { paths: [TROLLOPE] });
+    const left = db.prepare('SELECT import FROM eve_staged_value ORDER BY import').pluck().all();
+    expect(left).toEqual([running, elsewhere]);
+    expect([dead, before, forgotten].some((pk) => left.includes(pk))).toBe(false);
+  });
+
   test('a log split at a line boundary into two files gives the hosts of the whole', async () => {
     const all = lines(TROLLOPE);
     const dir = tempDir();

@@ -4,10 +4,32 @@
  * batch by batch and moves it in one transaction at the end (`commit`), which also writes the
  * merged identity of every address it touched into host_id; `discard` leaves nothing of it.
  */
+import os from 'node:os';
 import type { GatheredHost, GatheredValue } from '../../../shared/eve/accumulate';
 import type { EvidenceList } from '../../../shared/eve/derive';
 import { DEFAULT_HOME_NETS, localHostOf, type EvidenceRow, type LocalHost } from '../../../shared/eve/identity';
 import type { Store } from './store';
+
+/** This process, as the owner of the imports it runs: `host:pid`. */
+const OWNER = `${os.hostname()}:${process.pid}`;
+/** An import that has not staged for this long is over, whoever runs it (epoch microseconds). */
+const IMPORT_STALE_MICROS = 24 * 3600 * 1_000_000;
+
+/** Is the import of this owner, which last staged at `touched`, still running? */
+function stillRunning(owner: string, touched: number, now: number): boolean {
+  if (owner === '' || now - touched > IMPORT_STALE_MICROS) return false;
+  const at = owner.lastIndexOf(':');
+  const pid = Number(owner.slice(at + 1));
+  // Another machine's process cannot be asked: its import is kept until it is stale.
+  if (owner.slice(0, at) !== os.hostname() || !Number.isInteger(pid) || pid <= 0) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user holds that pid; it runs.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** An EVE file as read so far: its first bytes' hash, how far, and the hash of the bytes before that point. */
 export interface EveFileRecord {
@@ -58,17 +80,25 @@ export class Evidence {
     return this.store.query('SELECT head, path, bytes, lines, tail FROM eve_file WHERE head = ? ORDER BY updated DESC, pk DESC').all(head) as EveFileRecord[];
   }
 
-  /** Start an import: its staging id (staging left by an import that died is dropped first). */
+  /**
+   * Start an import: its staging id. The staging of imports that are over (their process has
+   * ended, or they have not staged for a day) is dropped first; that of imports still running
+   * (another import in this process, the command beside the app) is theirs to keep.
+   */
   begin(): number {
     return this.store.write(() => {
-      this.store.command('DELETE FROM eve_import').run();
-      return Number(this.store.command('INSERT INTO eve_import (started) VALUES (?)').run(this.store.now()).lastInsertRowid);
+      const now = this.store.now();
+      const imports = this.store.query('SELECT pk, owner, touched FROM eve_import').all() as { pk: number; owner: string; touched: number }[];
+      for (const other of imports) if (!stillRunning(other.owner, other.touched, now)) this.discard(other.pk);
+      return Number(this.store.command('INSERT INTO eve_import (started, owner, touched) VALUES (?, ?, ?)').run(now, OWNER, now).lastInsertRowid);
     });
   }
 
   /** Add a batch to an import's staging (values merged as the final tables merge them). */
   stage(importPk: number, batch: GatheredBatch): void {
     this.store.write(() => {
+      const live = this.store.command('UPDATE eve_import SET touched = ? WHERE pk = ?').run(this.store.now(), importPk).changes;
+      if (live === 0) throw new Error(`the staging of EVE import ${importPk} is gone`);
       const value = this.store.command(
         `INSERT INTO eve_staged_value (import, ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?) ${mergeValue('eve_staged_value')}`,
       );

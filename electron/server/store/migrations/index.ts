@@ -3,6 +3,7 @@ import { sync } from './002_sync';
 import { evidence } from './003_evidence';
 import { hostSearch } from './004_host_search';
 import { historyChanges } from './005_history_changes';
+import { importOwners } from './006_import_owners';
 
 export interface Migration {
   readonly version: number;
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'evidence', sql: evidence },
   { version: 4, name: 'host search', sql: hostSearch },
   { version: 5, name: 'history changes', sql: historyChanges },
+  { version: 6, name: 'import owners', sql: importOwners },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
