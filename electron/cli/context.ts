@@ -14,7 +14,9 @@ function argumentProblem(error: NodeJS.ErrnoException): string {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1];
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option "${option}"`;
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
-    return error.message.includes('argument missing') ? `${option} needs a value` : `${option} takes no value`;
+    // A boolean given a value "does not take an argument"; a value missing at the end is "missing",
+    // and one followed by another option "ambiguous": both need a value.
+    return error.message.includes('does not take an argument') ? `${option} takes no value` : `${option} needs a value`;
   }
   return error.message.split('. ')[0]!;
 }

@@ -107,6 +107,11 @@ async function run(argv: readonly string[], out: Out): Promise<number> {
 }
 
 export function main(argv: readonly string[]): void {
+  // A reader that goes away (`outpost import-eve … | head -3`) ends the output, not the command:
+  // what the command did stands, and its exit status says so.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   run(argv, (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n')).then(
     (code) => {
       process.exitCode = code;

@@ -132,6 +132,9 @@ describe('mistakes', () => {
 
   test('a missing option value and a missing argument name the command\'s help', () => {
     expect(outpost('serve', '--port').stderr).toBe('outpost: --port needs a value; see "outpost serve --help"\n');
+    // Followed by another option, the value is still missing; a switch given a value takes none.
+    expect(outpost('import-eve', 'eve.json', '--home-net', '--data', 'x').stderr).toBe('outpost: --home-net needs a value; see "outpost import-eve --help"\n');
+    expect(outpost('import-eve', 'eve.json', '--follow=yes').stderr).toBe('outpost: --follow takes no value; see "outpost import-eve --help"\n');
     expect(outpost('export').stderr).toBe('outpost: expected FILE, got none; see "outpost export --help"\n');
     expect(outpost('remote', 'add', 'central').stderr).toBe('outpost: expected NAME URL, got 1 argument; see "outpost remote add --help"\n');
   });

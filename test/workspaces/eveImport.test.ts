@@ -316,6 +316,19 @@ describe('the command', () => {
     expect(second.stdout).toContain(`${TROLLOPE}: nothing new since the last import`);
   });
 
+  test('its output piped to a reader that has gone (`| head -3`): the import stands and the command exits 0', async () => {
+    const data = tempDir();
+    const child = spawn(process.execPath, [CLI, 'import-eve', TROLLOPE, '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader leaves before the summary is written.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(run(['import-eve', TROLLOPE, '--data', data]).stdout).toContain('nothing new since the last import');
+  });
+
   test('a path that cannot be read, a file with no event, no path at all: one clear line and exit 1', () => {
     const data = tempDir();
     const missing = run(['import-eve', path.join(data, 'nope.json'), '--data', data]);
