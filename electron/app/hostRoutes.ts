@@ -26,8 +26,9 @@ export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteNa
     importEve: async (call) => {
       if (running) throw ApiError.detail(409, `An EVE import is under way (${running.name}); wait for it to end.`);
       const stream = call.req.bodyStream;
-      if (!stream) throw ApiError.validation({ file: ['Send the EVE log as the request body.'] });
       const name = call.query('name')?.trim() || 'upload';
+      // An empty file is sent as no body: the same message as the command's.
+      if (!stream) throw ApiError.detail(400, `${name} is empty: no EVE event in it; nothing was imported`);
       const declared = Number(call.req.headers['content-length']);
       const services = host.current().services;
       running = { name, file: name, bytesRead: 0, bytesTotal: Number.isFinite(declared) ? declared : 0, events: 0, hosts: 0 };

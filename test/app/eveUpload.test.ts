@@ -68,6 +68,8 @@ describe('uploading an EVE log', () => {
     expect(refused.status).toBe(403);
     const garbage = await upload(Buffer.from('hello\nworld\n'));
     expect(garbage).toEqual({ status: 400, body: { detail: 'eve.json has no EVE event in it (2 lines, none a Suricata EVE JSON event); nothing was imported' } });
+    // An empty file: the command's message, which the page shows as it is.
+    expect(await upload(Buffer.alloc(0))).toEqual({ status: 400, body: { detail: 'eve.json is empty: no EVE event in it; nothing was imported' } });
   });
 });
 

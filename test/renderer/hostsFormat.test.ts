@@ -1,9 +1,13 @@
 /** The Host lookup screen's pure helpers (renderer/src/screens/hostsFormat.ts). */
 import { describe, expect, test } from 'vitest';
 import type { JsonValue } from '../../shared/resources';
-import { checkAddress, flattenErrors, formatSeen, hostOrderingLabel, invalidEntries, windowDay, windowParam } from '../../renderer/src/screens/hostsFormat';
+import { checkAddress, flattenErrors, formatBytes, formatSeen, hostOrderingLabel, invalidEntries, windowDay, windowParam } from '../../renderer/src/screens/hostsFormat';
 
 describe('host lookup helpers', () => {
+  test('sizes are written in decimal units, as the command writes them', () => {
+    expect([formatBytes(999), formatBytes(48_326_720), formatBytes(2_400_000), formatBytes(1_500_000_000)]).toEqual(['999 B', '48 MB', '2.4 MB', '1.5 GB']);
+  });
+
   test('an address is taken in its canonical form, and anything else says why not', () => {
     expect(checkAddress(' 10.0.0.5 ')).toEqual({ ip: '10.0.0.5' });
     expect(checkAddress('2001:DB8:0:0::1')).toEqual({ ip: '2001:db8::1' });

@@ -7,7 +7,8 @@ import type { ReactNode } from 'react';
 export interface ImportFormProps {
   readonly id: string;
   readonly label: string;
-  readonly accept: string;
+  /** The file types offered (every file when absent: a rotated log is named `eve.json.1`). */
+  readonly accept?: string;
   readonly action: string;
   readonly ready: boolean;
   readonly busy: boolean;

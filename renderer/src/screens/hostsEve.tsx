@@ -181,7 +181,6 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
         <ImportForm
           id="eve-import-file"
           label="EVE log"
-          accept=".json,.gz,.log,application/json,application/gzip"
           action="Import log"
           ready={file !== undefined}
           busy={busy}

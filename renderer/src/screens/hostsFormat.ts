@@ -117,14 +117,14 @@ export function invalidEntries(body: JsonValue, limit: number): { readonly total
   return { total: body.length, inError, first: entries };
 }
 
-/** Bytes in words: `2.4 MB`. */
+/** Bytes in words, in decimal units as the command and the desktop's file managers write them: `2.4 MB` for 2,400,000. */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB'];
+  let value = bytes / 1000;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
     unit++;
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]!}`;
