@@ -62,6 +62,17 @@
     }
   }
 
+  // A list pane that does not clip must hold its content: a list running past it is drawn over
+  // the detail pane below it.
+  for (const pane of inScope('.screen.split > .list-pane')) {
+    if (!shown(pane) || getComputedStyle(pane).overflowY !== 'visible') continue;
+    const box = pane.getBoundingClientRect();
+    let bottom = box.bottom;
+    // Its children, and a list's scrolling body, which may be taller than the list around it.
+    for (const child of [...pane.children, ...pane.querySelectorAll('.vtable-body')]) if (shown(child)) bottom = Math.max(bottom, child.getBoundingClientRect().bottom);
+    if (bottom > box.bottom + 1) problems.push(`${name(pane)}: its content runs ${Math.round(bottom - box.bottom)} px past its bottom, over what follows`);
+  }
+
   const bar = document.querySelector('[role="contentinfo"]');
   if (bar) {
     const lineHeight = parseFloat(getComputedStyle(bar).lineHeight) || 20;
