@@ -57,9 +57,23 @@ const WELL_KNOWN: Readonly<Record<string, readonly number[]>> = {
 /** Printing: raw (JetDirect), LPD and IPP. */
 const PRINTER_PORTS: ReadonlySet<number> = new Set([9100, 515, 631]);
 
+/** A port a server of the application protocol listens on: one of its well-known ports, or any below 1024. */
+function serverPort(port: number, appProto: string | undefined): boolean {
+  return (appProto !== undefined && WELL_KNOWN[appProto]?.includes(port) === true) || (port > 0 && port < 1024);
+}
+
+/**
+ * Is this flow written from its server's side? A flow is written in its direction, unless
+ * Suricata picked it up in the middle, from a server's packet: a server's port as source, an
+ * ephemeral one as destination.
+ */
+function reversedFlow(event: EveEvent): boolean {
+  return serverPort(event.src.port, event.appProto) && !serverPort(event.dest.port, event.appProto) && event.dest.port >= 1024;
+}
+
 /** Client and server of an event. */
 export function sidesOf(event: EveEvent, appProto: string | undefined): { client: Endpoint; server: Endpoint } {
-  if (event.type === 'flow') return { client: event.src, server: event.dest };
+  if (event.type === 'flow') return reversedFlow(event) ? { client: event.dest, server: event.src } : { client: event.src, server: event.dest };
   const known = appProto === undefined ? undefined : WELL_KNOWN[appProto];
   if (known?.includes(event.dest.port) && !known.includes(event.src.port)) return { client: event.src, server: event.dest };
   if (known?.includes(event.src.port) && !known.includes(event.dest.port)) return { client: event.dest, server: event.src };
@@ -95,8 +109,9 @@ class Collector {
     this.evidence.push({ ip, list, key, item });
   }
 
+  /** A host name, one value whatever its case (DNS names are not case-sensitive): the latest spelling shown. */
   hostname(ip: string, name: string | undefined): void {
-    if (name !== undefined) this.add(ip, 'hostname', name, { host: name });
+    if (name !== undefined) this.add(ip, 'hostname', name.toLowerCase(), { host: name });
   }
 
   username(ip: string, name: string | undefined): void {
@@ -224,11 +239,14 @@ function ssh(event: EveEvent, out: Collector): void {
 function flow(event: EveEvent, out: Collector): void {
   const body = event.body.flow;
   if (!isObject(body)) return;
-  // A server is one that answered.
-  const answered = typeof body.pkts_toclient === 'number' && body.pkts_toclient > 0;
-  if (!answered || event.dest.port === 0) return;
-  out.service(event.dest, event.proto, event.appProto);
-  out.clientService(event.src.ip, event.appProto);
+  const reversed = reversedFlow(event);
+  const { client, server } = sidesOf(event, event.appProto);
+  // A server is one that answered: Suricata counts `toclient` the packets of the flow's second
+  // side, which is the client's in a flow written from the server's side.
+  const answers = reversed ? body.pkts_toserver : body.pkts_toclient;
+  if (typeof answers !== 'number' || answers <= 0 || server.port === 0) return;
+  out.service(server, event.proto, event.appProto);
+  out.clientService(client.ip, event.appProto);
 }
 
 /** The evidence of one event. */

@@ -159,6 +159,30 @@ describe('rules of derivation', () => {
     expect(dhcp.evidence).toContainEqual({ ip: '10.0.0.1', list: 'roles', key: 'dhcp', item: { name: 'dhcp' } });
   });
 
+  test('a flow picked up from the server\'s side (a server port as source, an ephemeral one as destination) gives the service to its server', () => {
+    const flowOf = (src: [string, number], dest: [string, number], counts: JsonObject) =>
+      deriveEvidence(event({ ...base, event_type: 'flow', proto: 'TCP', src_ip: src[0], src_port: src[1], dest_ip: dest[0], dest_port: dest[1], flow: counts }));
+    const midStream = flowOf(['23.205.110.133', 443], ['10.4.18.169', 49928], { pkts_toserver: 3, pkts_toclient: 2 });
+    expect(midStream.evidence).toEqual([{ ip: '23.205.110.133', list: 'services', key: 'TCP/443/unknown', item: { proto: 'TCP', port: 443, app_proto: 'unknown' } }]);
+    // Only the workstation's packets: the server never answered.
+    expect(flowOf(['23.205.110.133', 443], ['10.4.18.169', 49928], { pkts_toserver: 0, pkts_toclient: 2 }).evidence).toEqual([]);
+    // Written in its direction: the destination is the server, as before.
+    expect(flowOf(['10.4.18.169', 49928], ['23.205.110.133', 443], { pkts_toserver: 3, pkts_toclient: 2 }).evidence.map((e) => `${e.ip} ${e.key}`)).toEqual(['23.205.110.133 TCP/443/unknown']);
+    // Two ephemeral ports, or two server ports: the direction it was written in.
+    expect(flowOf(['10.0.0.5', 50000], ['10.0.0.6', 50001], { pkts_toserver: 1, pkts_toclient: 1 }).evidence.map((e) => e.ip)).toEqual(['10.0.0.6']);
+    expect(flowOf(['10.0.0.5', 123], ['10.0.0.6', 123], { pkts_toserver: 1, pkts_toclient: 1 }).evidence.map((e) => e.ip)).toEqual(['10.0.0.6']);
+  });
+
+  test('a host name is one value whatever its case, shown as it was last seen', () => {
+    const batch = new EvidenceBatch();
+    const named = (at: string, name: string) => deriveEvidence(event({ ...base, timestamp: at, event_type: 'smb', src_ip: '10.0.0.7', src_port: 49700, dest_ip: '10.0.0.1', dest_port: 445, smb: { ntlmssp: { host: name, user: 'x$' } } }));
+    batch.add(named('2022-11-17T23:15:50.000000+0000', 'WIN-G2YBXE8XMCG'));
+    batch.add(named('2022-11-17T23:20:50.000000+0000', 'win-g2ybxe8xmcg'));
+    const hostnames = identity(batch, '10.0.0.7').hostname as JsonObject[];
+    expect(hostnames.map((h) => h.host)).toEqual(['win-g2ybxe8xmcg']);
+    expect([hostnames[0]!.first_seen, hostnames[0]!.last_seen]).toEqual(['2022-11-17T23:15:50.000000+00:00', '2022-11-17T23:20:50.000000+00:00']);
+  });
+
   test('lines that are not events are skipped with their reason', () => {
     expect(readEveLine('not json')).toEqual({ skip: 'not JSON' });
     expect(readEveLine('[1,2]')).toEqual({ skip: 'not an EVE event' });
