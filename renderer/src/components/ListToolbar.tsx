@@ -26,6 +26,8 @@ interface Props {
   readonly hide?: readonly string[];
   /** An ordering field in words, when the declaration's label is not the one to show. */
   readonly orderingLabel?: (field: string) => { label: string; kind: OrderKind } | undefined;
+  /** What the search box matches, in words (the declared search fields unless given). */
+  readonly searchHint?: string;
   /** Parameters of the screen's own filter bar that count as filters (and are cleared with them). */
   readonly moreFilters?: readonly string[];
   /** Controls of the screen's own filters, shown in the popover after the declared ones. */
@@ -103,7 +105,7 @@ function FilterControl({ name, field, value, onChange }: { name: string; field: 
   );
 }
 
-export function ListToolbar({ resource, params, onChange, hide = [], orderingLabel, moreFilters = [], children }: Props) {
+export function ListToolbar({ resource, params, onChange, hide = [], orderingLabel, searchHint, moreFilters = [], children }: Props) {
   const [open, setOpen] = useState(false);
   const popover = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -138,7 +140,7 @@ export function ListToolbar({ resource, params, onChange, hide = [], orderingLab
             id={`search-${resource.name}`}
             type="search"
             value={search}
-            placeholder={resource.search.join(', ')}
+            placeholder={searchHint ?? resource.search.join(', ')}
             onChange={(e) => setSearch(e.target.value)}
           />
         </label>

@@ -265,7 +265,7 @@ export function HostsScreen() {
         </header>
         <LookupForm current={checked && 'ip' in checked ? checked.ip : address} onLookup={open} />
         <h2 className="known-title">Known hosts</h2>
-        <ListToolbar resource={hostId} params={params} onChange={onParams} orderingLabel={hostOrderingLabel} moreFilters={HOST_FILTERS}>
+        <ListToolbar resource={hostId} params={params} onChange={onParams} orderingLabel={hostOrderingLabel} searchHint="address, host name" moreFilters={HOST_FILTERS}>
           <SeenWindow params={params} errors={failure?.fieldErrors() ?? {}} onChange={onParams} />
         </ListToolbar>
         <HostFilters params={params} errors={failure?.fieldErrors() ?? {}} onChange={onParams} />
