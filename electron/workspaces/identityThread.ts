@@ -8,7 +8,7 @@
  * made here: the refresh is never left waiting.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { identityRecord, networksOf, type IdentityBuilder, type IdentityRecord, type IdentitySource } from '../../shared/eve/identity';
+import { identityRecords, type IdentityBuilder, type IdentityRecord, type IdentitySource } from '../../shared/eve/identity';
 import { eveWorkerCode } from '../server/http/workerSource';
 
 /** What the worker is given once: the port chunks come by, and the counter it bumps after each answer. */
@@ -25,15 +25,9 @@ export interface IdentityChunk {
 export type IdentityAnswer = { readonly rows: IdentityRecord[] } | { readonly error: string };
 
 /** Addresses to write from which their identities are made on a thread (fewer: not worth starting one). */
-export const IDENTITY_THREAD_FROM = 4096;
+const IDENTITY_THREAD_FROM = 4096;
 /** How long a chunk's rows are waited for before the thread is given up (a chunk takes milliseconds). */
 const ANSWER_TIMEOUT_MS = 10_000;
-
-/** The rows of a chunk (the worker's side, and this side's when the worker is given up). */
-export function identityRows(chunk: IdentityChunk): IdentityRecord[] {
-  const networks = networksOf(chunk.homeNets);
-  return chunk.sources.map((source) => identityRecord(source, networks));
-}
 
 /**
  * Can this thread block on a shared counter? Node's main thread can; a host that forbids it (a
@@ -96,7 +90,7 @@ export class IdentityThread implements IdentityBuilder {
       // Given up: its later answers, if any come, are never read; the rest is made here.
       this.broken = true;
     }
-    return identityRows(chunk);
+    return identityRecords(chunk.sources, chunk.homeNets);
   }
 
   get pending(): number {
@@ -137,7 +131,7 @@ export function serveIdentities(setup: IdentitySetup): void {
   setup.identities.on('message', (chunk: IdentityChunk) => {
     let answer: IdentityAnswer;
     try {
-      answer = { rows: identityRows(chunk) };
+      answer = { rows: identityRecords(chunk.sources, chunk.homeNets) };
     } catch (error) {
       answer = { error: error instanceof Error ? error.message : String(error) };
     }

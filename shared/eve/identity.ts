@@ -276,9 +276,10 @@ export function identityRecord(source: IdentitySource, homeNets: readonly Networ
   };
 }
 
-/** Home networks given as CIDR texts, those that parse. */
-export function networksOf(texts: readonly string[]): Network[] {
-  return texts.map((text) => parseNetwork(text)).filter((n): n is Network => n !== undefined);
+/** The rows of a chunk of addresses, under the home networks given as CIDR texts (those that parse). */
+export function identityRecords(sources: readonly IdentitySource[], homeNets: readonly string[]): IdentityRecord[] {
+  const networks = homeNets.map((text) => parseNetwork(text)).filter((n): n is Network => n !== undefined);
+  return sources.map((source) => identityRecord(source, networks));
 }
 
 /**
@@ -298,8 +299,7 @@ export class InlineIdentities implements IdentityBuilder {
   private readonly done: IdentityRecord[][] = [];
 
   submit(sources: readonly IdentitySource[], homeNets: readonly string[]): void {
-    const networks = networksOf(homeNets);
-    this.done.push(sources.map((source) => identityRecord(source, networks)));
+    this.done.push(identityRecords(sources, homeNets));
   }
 
   take(): IdentityRecord[] {
