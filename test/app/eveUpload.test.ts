@@ -8,8 +8,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, startAppServer, type TestAppServer } from '../helpers/server';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
-const SAMPLE = path.resolve(__dirname, '../../../shared/samples/eve/Tr0llope-suricata_report_generator-eve.json');
+const SAMPLE = path.join(SAMPLES_DIR, 'eve', 'Tr0llope-suricata_report_generator-eve.json');
 
 let app: TestAppServer;
 beforeAll(async () => {

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { windowParam } from '../../renderer/src/screens/hostsFormat';
 import { openApp, screenshot, type Session } from './browser';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
 const at = (day: number, time: string) => `2026-03-${String(day).padStart(2, '0')}T${time}+00:00`;
 const eve = (day: number, time: string) => `2026-03-${String(day).padStart(2, '0')}T${time}+0000`;
@@ -382,7 +383,7 @@ describe('host lookup and history in the browser', () => {
     expect(await message.count()).toBe(0);
   });
   test('an EVE log imported through the UI: its progress, its summary, its hosts; again: nothing new; a cancelled one leaves nothing', async () => {
-    const sample = path.resolve(__dirname, '../../../shared/samples/eve/Tr0llope-suricata_report_generator-eve.json');
+    const sample = path.join(SAMPLES_DIR, 'eve', 'Tr0llope-suricata_report_generator-eve.json');
     const before = (await session.server.api.get('/rest/appliances/host_id/')).json().count;
     await open('#/hosts');
     await page.getByRole('button', { name: 'Import EVE log…' }).click();
@@ -408,7 +409,7 @@ describe('host lookup and history in the browser', () => {
     await page.route(importCall, (route) => new Promise<void>((resolve) => release.push(() => void route.abort().catch(() => undefined).finally(resolve))));
     try {
       const other = writeFile('other-eve.json', []);
-      fs.writeFileSync(other, fs.readFileSync(path.resolve(__dirname, '../../../shared/samples/eve/alaajili-EVE-Json-Parser-eve.json')));
+      fs.writeFileSync(other, fs.readFileSync(path.join(SAMPLES_DIR, 'eve', 'alaajili-EVE-Json-Parser-eve.json')));
       await page.getByLabel('EVE log', { exact: true }).setInputFiles(other);
       await page.getByRole('button', { name: 'Import log' }).click();
       await page.getByRole('button', { name: 'Cancel import' }).click();

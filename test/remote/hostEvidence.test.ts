@@ -9,8 +9,9 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { fileSources, importEve } from '../../electron/workspaces/eveImport';
 import { boundSiteForFile } from '../helpers/sync';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
-const SAMPLE = path.resolve(__dirname, '../../../shared/samples/eve/Tr0llope-suricata_report_generator-eve.json');
+const SAMPLE = path.join(SAMPLES_DIR, 'eve', 'Tr0llope-suricata_report_generator-eve.json');
 const H = '/rest/appliances/host_id/';
 
 const bound = boundSiteForFile();

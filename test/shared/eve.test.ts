@@ -13,8 +13,9 @@ import { eveTimestamp, readEveLine, type EveEvent } from '../../shared/eve/event
 import { parseIsoDateTime } from '../../shared/api/datetime';
 import { DEFAULT_HOME_NETS, eveTime, hostIdentity, hostTime, parseHomeNets, type LocalHost } from '../../shared/eve/identity';
 import type { JsonObject } from '../../shared/resources';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
-const SAMPLES = path.resolve(__dirname, '../../../shared/samples/eve');
+const SAMPLES = path.join(SAMPLES_DIR, 'eve');
 const HOME = DEFAULT_HOME_NETS.map((n) => parseNetwork(n)!);
 
 function gather(file: string): EvidenceBatch {

@@ -13,9 +13,10 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { EveImportError, fileSources, importEve as importSources, MAX_LINE_BYTES, type EveImportOptions } from '../../electron/workspaces/eveImport';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import type { ApiRequest } from '../../electron/server/http/types';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
 const ROOT = path.resolve(__dirname, '../..');
-const SAMPLES = path.resolve(ROOT, '../shared/samples/eve');
+const SAMPLES = path.join(SAMPLES_DIR, 'eve');
 const ALAAJILI = path.join(SAMPLES, 'alaajili-EVE-Json-Parser-eve.json');
 const TROLLOPE = path.join(SAMPLES, 'Tr0llope-suricata_report_generator-eve.json');
 const CLI = path.join(ROOT, 'dist/node/outpost.cjs');

@@ -14,8 +14,9 @@ import { fileSources, importEve } from '../../electron/workspaces/eveImport';
 import { SegmentReaders } from '../../electron/workspaces/eveWorkers';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import { prng } from '../helpers/prng';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
-const SAMPLES = path.resolve(__dirname, '../../../shared/samples/eve');
+const SAMPLES = path.join(SAMPLES_DIR, 'eve');
 const TROLLOPE = path.join(SAMPLES, 'Tr0llope-suricata_report_generator-eve.json');
 
 const cleanups: (() => void)[] = [];
