@@ -19,6 +19,7 @@ import type { EveFileRecord, GatheredBatch } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
 import { FIRST_SKIPS, lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
 import { SegmentReaders } from './eveWorkers';
+import { SegmentClaims } from './segmentClaims';
 import { identityThreadFor, type IdentityThread } from './identityThread';
 
 export { MAX_LINE_BYTES };
@@ -37,6 +38,11 @@ const BATCH_ENTRIES = 40_000;
 const IMPORT_PAGE_CACHE_MB = 16;
 /** A plain file is read in segments of this size, side by side in worker threads when it has several. */
 const SEGMENT_BYTES = 8 * 1024 * 1024;
+/**
+ * Segments a thread may claim past the last one taken in file order: enough that a reader thread
+ * never waits while the import stages a batch, few enough that the results waiting stay small.
+ */
+const SEGMENTS_AHEAD = 3;
 
 export class EveImportError extends Error {}
 
@@ -390,55 +396,43 @@ export async function importEve(services: Services, options: EveImportOptions): 
       readersTried = true;
       readers = SegmentReaders.start(readerThreads);
     }
-    const pool = tasks.length > 1 ? readers : undefined;
-    const inFlight: { task: SegmentTask; result: Promise<SegmentResult>; settled: boolean }[] = [];
-    let next = 0;
-    let inPool = 0;
-    // The workers are kept busy: two segments each (one read, one waiting).
-    const feedPool = () => {
-      while (pool && next < tasks.length && inPool < pool.size * 2) {
-        const task = tasks[next++]!;
-        inPool++;
-        const entry = { task, result: pool.read(task), settled: false };
-        // Those still under way when the import stops are not awaited: their failure is not news.
-        entry.result.then(
-          () => ((entry.settled = true), inPool--),
-          () => ((entry.settled = true), inPool--),
-        );
-        inFlight.push(entry);
-      }
-    };
-    // This thread reads a segment itself when nothing before it is pending (straight into the
-    // import's batch), or while the oldest segment is still being read by a worker (into its own
-    // batch, taken in file order like a worker's), a few ahead at most.
-    const readHere = () => {
-      if (next >= tasks.length) return false;
-      const direct = inFlight.length === 0;
-      if (!direct && (inFlight[0]!.settled || inFlight.length >= (pool ? pool.size * 2 + 2 : 1))) return false;
-      const task = tasks[next++]!;
-      inFlight.push({ task, result: Promise.resolve(readSegment(task, direct ? main.batch : undefined)), settled: true });
-      return true;
-    };
+    // This thread and the reader threads claim the segments in turn, each taking the next as
+    // soon as it is free; the results are taken in file order.
+    const claims = SegmentClaims.create(tasks.length, SEGMENTS_AHEAD);
+    const shared = tasks.length > 1 ? readers?.share(tasks, claims) : undefined;
+    const here = new Map<number, SegmentResult>();
+    let taken = 0;
     counter.raw = base + endOfLines;
-    feedPool();
-    while (inFlight.length > 0 || next < tasks.length) {
-      // While the oldest segment is being read elsewhere, this thread reads the next (the loop
-      // turns between, taking the workers' answers).
-      if (readHere()) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        continue;
+    try {
+      while (taken < tasks.length) {
+        if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
+        const result = here.get(taken) ?? shared?.take(taken);
+        if (result) {
+          here.delete(taken);
+          // Taken in file order: the evidence staged is what one reader going line by line would stage.
+          main.takeSegment(result, source.name, lines);
+          lines += result.lines;
+          if (result.lines > 0) endOfLines = result.to;
+          counter.raw = base + tasks[taken]!.end;
+          claims.taken(++taken);
+          if (main.batch.size >= batchEntries) flush();
+          progress(source.name);
+          continue;
+        }
+        const index = claims.claim(false);
+        if (typeof index === 'number') {
+          // The next in file order is gathered straight into the import's batch; one further on, apart.
+          here.set(index, readSegment(tasks[index]!, index === taken ? main.batch : undefined));
+          // The event loop turns between segments: the server answers, the workers' results come in.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          continue;
+        }
+        // The next in file order is being read by a worker.
+        if (!shared) throw new Error(`segment ${taken} of ${source.name} was claimed by no reader`);
+        await shared.next();
       }
-      const { task, result: pending } = inFlight.shift()!;
-      const result = await pending;
-      if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
-      // Taken in file order: the evidence staged is what one reader going line by line would stage.
-      main.takeSegment(result, source.name, lines);
-      lines += result.lines;
-      if (result.lines > 0) endOfLines = result.to;
-      counter.raw = base + task.end;
-      if (main.batch.size >= batchEntries) flush();
-      progress(source.name);
-      feedPool();
+    } finally {
+      claims.stop();
     }
     if (lines === 0) throw new EveImportError(`${source.name} ${size === 0 ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
     if (!resumed && main.events === eventsBefore) {

@@ -12,6 +12,7 @@ import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { readSegment, type SegmentResult } from '../../electron/workspaces/eveSegment';
 import { fileSources, importEve } from '../../electron/workspaces/eveImport';
 import { SegmentReaders } from '../../electron/workspaces/eveWorkers';
+import { SegmentClaims } from '../../electron/workspaces/segmentClaims';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import { prng } from '../helpers/prng';
 import { SAMPLES_DIR } from '../helpers/workplace';
@@ -100,6 +101,63 @@ describe('segments of a plain EVE file', () => {
     expect(whole.skipped['line too long']).toEqual([1, 11]);
     for (const cuts of [[5_000], [5_000, 9_000_000], [size - 100], [1_000_000, 2_000_000, 3_000_000]]) {
       expect(combined(cutAt(file, size, cuts))).toEqual(whole);
+    }
+  });
+});
+
+describe('segments claimed in turn by the threads that read them', () => {
+  test('each segment once, in order, no further than `ahead` past the last one taken; none after a stop', () => {
+    const claims = SegmentClaims.create(5, 2);
+    expect([claims.claim(false), claims.claim(false), claims.claim(false)]).toEqual([0, 1, 'later']);
+    claims.taken(1);
+    expect([claims.claim(false), claims.claim(false)]).toEqual([2, 'later']);
+    claims.taken(3);
+    expect([claims.claim(false), claims.claim(false), claims.claim(false)]).toEqual([3, 4, undefined]);
+    const stopped = SegmentClaims.create(5, 2);
+    stopped.stop();
+    expect(stopped.claim(false)).toBeUndefined();
+    // The same counters seen from another thread.
+    const other = SegmentClaims.of(claims.shared, 5, 2);
+    expect([other.claimed, other.claim(false)]).toEqual([5, undefined]);
+  });
+
+  test('this thread and two workers claiming one file: every segment read once, the results taken in order equal the whole', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'eve.json');
+    fs.writeFileSync(file, fs.readFileSync(TROLLOPE));
+    const size = fs.statSync(file).size;
+    // Many small segments, so that the threads contend for them.
+    const step = 16 * 1024;
+    const tasks = Array.from({ length: Math.ceil(size / step) }, (_, k) => ({ file, start: k * step, end: Math.min(size, (k + 1) * step), size, atLineStart: k === 0 }));
+    const readers = SegmentReaders.start(2);
+    expect(readers, 'worker threads run here').toBeDefined();
+    try {
+      const claims = SegmentClaims.create(tasks.length, 3);
+      const shared = readers!.share(tasks, claims);
+      const results: SegmentResult[] = [];
+      const here = new Map<number, SegmentResult>();
+      let readHere = 0;
+      while (results.length < tasks.length) {
+        const index = results.length;
+        const result = here.get(index) ?? shared.take(index);
+        if (result) {
+          results.push(result);
+          claims.taken(results.length);
+          continue;
+        }
+        const claimed = claims.claim(false);
+        if (typeof claimed === 'number') {
+          here.set(claimed, readSegment(tasks[claimed]!));
+          readHere++;
+          // This thread is slower than the workers (they take a while to start).
+          await new Promise<void>((resolve) => setTimeout(resolve, 10));
+        } else await shared.next();
+      }
+      expect(readHere).toBeGreaterThan(0);
+      expect(readHere).toBeLessThan(tasks.length);
+      expect(combined(results)).toEqual(combined([readSegment({ file, start: 0, end: size, size, atLineStart: true })]));
+    } finally {
+      await readers!.close();
     }
   });
 });

@@ -89,6 +89,11 @@ type SqlParam = string | number;
 
 /** Addresses whose identity a refresh reads and writes together. */
 const REFRESH_CHUNK = 64;
+/**
+ * Chunks read ahead of the one written: a builder on another thread makes their rows meanwhile,
+ * and a chunk slower to make than the others does not hold the refresh up.
+ */
+const CHUNKS_AHEAD = 4;
 
 function* chunksOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
   let chunk: T[] = [];
@@ -275,8 +280,8 @@ export class Hosts {
         sources.push({ ip, central: row?.data ?? null, centralHits: row?.hits ?? null, ...local });
       }
       builder.submit(sources, homeNets);
-      // One chunk ahead: the builder makes this one's rows while the last one's are written.
-      if (builder.pending > 1) writeTaken();
+      // A few chunks ahead: the builder makes their rows while the oldest one's are written.
+      if (builder.pending > CHUNKS_AHEAD) writeTaken();
     }
     while (builder.pending > 0) writeTaken();
     return count;
