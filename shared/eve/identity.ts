@@ -11,6 +11,10 @@ import { HOME_NETS, HOST_LISTS, type HostListName } from '../resources/hosts';
 import type { JsonObject, JsonValue } from '../resources/fields';
 import type { EvidenceList } from './derive';
 import { isObject } from './event';
+import { localIdentityRecord } from './identityText';
+import { eveTime, hostTime } from './times';
+
+export { eveTime, hostTime };
 
 /** Suricata's HOME_NET, the default of a workspace's home networks. */
 export const DEFAULT_HOME_NETS: readonly string[] = HOME_NETS;
@@ -29,34 +33,6 @@ export function parseHomeNets(text: string): { networks: Network[] } | { error: 
     networks.push(network);
   }
   return { networks };
-}
-
-/** `2023-07-11T16:07:33.559720+00:00`: the form of host_id's times. */
-export function hostTime(micros: number): string {
-  return `${isoMicros(micros)}+00:00`;
-}
-
-/** `2023-07-11T16:07:50.108895+0000`: the EVE form of times inside `services[].values[]`. */
-export function eveTime(micros: number): string {
-  return `${isoMicros(micros)}+0000`;
-}
-
-/**
- * The `YYYY-MM-DDTHH:MM:SS` of recent seconds: an identity's many times fall in few seconds, and
- * a large import's refresh formats hundreds of thousands of them.
- */
-const SECONDS = new Map<number, string>();
-const SECONDS_KEPT = 4096;
-
-function isoMicros(micros: number): string {
-  const second = Math.floor(micros / 1_000_000);
-  let prefix = SECONDS.get(second);
-  if (prefix === undefined) {
-    if (SECONDS.size >= SECONDS_KEPT) SECONDS.clear();
-    prefix = new Date(second * 1000).toISOString().slice(0, 19); // 2023-07-11T16:07:33
-    SECONDS.set(second, prefix);
-  }
-  return `${prefix}.${String(micros - second * 1_000_000).padStart(6, '0')}`;
 }
 
 /** One value the local import saw, as stored. */
@@ -261,6 +237,12 @@ export function localHostOf(source: IdentitySource): LocalHost {
 
 /** The row of an address: its central part and local evidence merged, under these home networks. */
 export function identityRecord(source: IdentitySource, homeNets: readonly Network[]): IdentityRecord {
+  // Local evidence only (most of a site import's addresses): written straight from the stored items.
+  return (source.central ? undefined : localIdentityRecord(source, homeNets)) ?? identityRecordOfObjects(source, homeNets);
+}
+
+/** The row of an address made through the identity's objects (hostIdentity): any central part, any item. */
+export function identityRecordOfObjects(source: IdentitySource, homeNets: readonly Network[]): IdentityRecord {
   const central = source.central ? (JSON.parse(source.central) as JsonObject) : undefined;
   const local = localHostOf(source);
   const span = hostSpan(central, local);

@@ -11,7 +11,9 @@ import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { deriveEvidence, personalAccount } from '../../shared/eve/derive';
 import { eveTimestamp, readEveLine, type EveEvent } from '../../shared/eve/event';
 import { parseIsoDateTime } from '../../shared/api/datetime';
-import { DEFAULT_HOME_NETS, eveTime, hostIdentity, hostTime, parseHomeNets, type LocalHost } from '../../shared/eve/identity';
+import { DEFAULT_HOME_NETS, eveTime, hostIdentity, hostTime, identityRecord, identityRecordOfObjects, parseHomeNets, type EvidenceRow, type IdentitySource, type LocalHost } from '../../shared/eve/identity';
+import { localIdentityRecord } from '../../shared/eve/identityText';
+import { prng } from '../helpers/prng';
 import type { JsonObject } from '../../shared/resources';
 import { SAMPLES_DIR } from '../helpers/workplace';
 
@@ -293,5 +295,52 @@ describe('identity', () => {
     expect(merged.hostname).toEqual([{ host: 'pc-1.corp', first_seen: '2023-01-01T00:00:00.000000+00:00', last_seen: hostTime(at(60)) }]);
     expect(merged.username_count).toBe(1);
     expect(merged.in_home_net).toBe(true);
+  });
+
+  test('an address only the local imports saw: its row written straight from the stored items is the one made through objects, byte for byte', () => {
+    const sources: IdentitySource[] = [];
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    for (const file of fs.readdirSync(SAMPLES).filter((name) => name.endsWith('.json'))) {
+      const batch = gather(file);
+      const values = batch.inKeyOrder().values;
+      for (const host of batch.hosts.values()) {
+        const rows: EvidenceRow[] = values.filter((v) => v.ip === host.ip).map((v) => [v.list, v.key, JSON.stringify(v.item), v.first, v.last]);
+        sources.push({ ip: host.ip, central: null, centralHits: null, hits: host.hits, first: host.first, last: host.last, values: rows });
+      }
+    }
+    expect(sources.length).toBeGreaterThan(100);
+    expect(sources.filter((s) => s.values.some(([list]) => list === 'services')).length).toBeGreaterThan(20);
+    // Items of unusual forms too: non-ASCII, quotes, numeric keys, an empty object, services without app_proto or with details.
+    const random = prng(7);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const at = () => Date.UTC(2024, 0, 1) * 1000 + Math.floor(random() * 1e12);
+    for (let n = 0; n < 300; n++) {
+      const rows: EvidenceRow[] = [];
+      for (let k = 0; k < 1 + Math.floor(random() * 8); k++) {
+        const [first, last] = [at(), at()].sort((a, b) => a - b) as [number, number];
+        const item = pick<JsonObject>([
+          { host: pick(['pc-1.corp', 'Ünïcödé.example', 'quote"d\\name', '']) },
+          { user: 'ann', 10: 'numeric key' },
+          {},
+          { hash: 'abc', agent: [] },
+          { proto: 'TCP', port: Math.floor(random() * 65536), ...(random() < 0.7 ? { app_proto: pick(['http', 'tls']) } : {}), tls: { subject: 'CN=é' } },
+          { proto: 'UDP', port: 53 },
+        ]);
+        const list = 'proto' in item ? 'services' : pick(['hostname', 'username', 'roles', 'tls.ja3', 'client_service'] as const);
+        rows.push([list, `${k}`, JSON.stringify(item), first, last]);
+      }
+      rows.sort((a, b) => text(a[0], b[0]) || text(a[1], b[1]));
+      sources.push({ ip: pick(['10.0.0.1', '8.8.8.8', '192.168.1.20', 'fe80::1', '2001:db8::1']), central: null, centralHits: pick([null, 4]), hits: Math.floor(random() * 10), first: at(), last: at(), values: rows });
+    }
+    const nets = ['10.0.0.0/8', 'fe80::/10'].map((n) => parseNetwork(n)!);
+    for (const source of sources) {
+      for (const homeNets of [HOME, nets]) {
+        expect(localIdentityRecord(source, homeNets), source.ip).toEqual(identityRecordOfObjects(source, homeNets));
+      }
+    }
+    // Items this does not write itself (times among their fields) are made through objects.
+    const timed: IdentitySource = { ...sources[0]!, values: [['hostname', 'x', '{"host":"x","last_seen":"then"}', 1, 2]] };
+    expect(localIdentityRecord(timed, HOME)).toBeUndefined();
+    expect(identityRecord(timed, HOME)).toEqual(identityRecordOfObjects(timed, HOME));
   });
 });
