@@ -15,6 +15,7 @@ import zlib from 'node:zlib';
 import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { SKIP_REASONS, type SkipReason } from '../../shared/eve/event';
 import { parseHomeNets } from '../../shared/eve/identity';
+import { databaseSource } from '../server/store/database';
 import type { EveFileRecord, GatheredBatch } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
 import { FIRST_SKIPS, lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
@@ -569,7 +570,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
       summaries.push({ path: file, fromLine: (resume?.lines ?? 0) + 1, lines: lines - (resume?.lines ?? 0) });
       progress(file, true);
     }
-    // The reading is over: the reader threads end (and their memory goes) while the hosts are written.
+    // The reading is over: the reader threads end, and their memory goes before the identity thread starts.
     const closing = readers?.close();
     readers = undefined;
     if (cancelled()) throw new EveImportError('the import was cancelled; nothing was imported');
@@ -578,26 +579,32 @@ export async function importEve(services: Services, options: EveImportOptions): 
     // the refresh reads it, and writes host_id, in order too). A larger one stages its last batch
     // too: held through the final transaction, it would take the memory past its bound.
     if (stagedBefore) flush();
-    // The identities of many addresses are made on another thread while this one reads and writes them.
+    await closing;
+    // The identities of many addresses are made on another thread while this one writes them.
     identities = identityThreadFor((stagedBefore ? evidence.stagedHosts(importPk) : 0) + main.batch.hosts.size, options.identityThreadFrom);
     let last: GatheredBatch | undefined = main.batch.inKeyOrder();
     main.batch.clear();
     let existing = 0;
+    const nets = homeNets && 'networks' in homeNets ? homeNets.networks.map((n) => n.text) : undefined;
+    const database = databaseSource(services.store.db);
     const touched = services.store.write(() => {
+      // A staged import's identities are read by the identity thread itself, from a snapshot of
+      // its own taken under this transaction's lock, while this thread moves the staging into the
+      // evidence; their rows are written as they come.
+      const readElsewhere =
+        stagedBefore && identities !== undefined && database !== undefined && identities.readStaged({ database, importPk, everyLocal: nets !== undefined, homeNets: nets ?? evidence.homeNets() });
       existing = evidence.knownOf(importPk, last!);
       const ips = evidence.commit(importPk, records, last!);
       // Its evidence is in the tables now: its memory can go before the identities are made.
       last = undefined;
-      if (homeNets && 'networks' in homeNets) {
-        evidence.setHomeNets(homeNets.networks.map((n) => n.text));
-        services.hosts.refresh(evidence.localIps(), identities);
-      } else services.hosts.refresh(ips, identities);
+      if (nets) evidence.setHomeNets(nets);
+      // Otherwise made from the tables here (all of them again, if the thread failed on the way).
+      if (!(readElsewhere && writeStagedRead(identities!, services))) services.hosts.refresh(nets ? evidence.localIps() : ips, identities);
       if (ips.length > 0) {
         services.history.log({ actionType: 'import_host_id', user: options.user ?? adminOf(services), clientIp: '127.0.0.1', comment: null, objects: { count: { value: ips.length } } });
       }
       return ips.length;
     });
-    await closing;
     return {
       files: summaries,
       ignored: options.ignored ?? [],
@@ -615,6 +622,16 @@ export async function importEve(services: Services, options: EveImportOptions): 
     await readers?.close();
     await identities?.close();
     services.store.pageCache(pageCache);
+  }
+}
+
+/** Write the rows of a staged read as the identity thread gives them; false if it failed. */
+function writeStagedRead(thread: IdentityThread, services: Services): boolean {
+  for (;;) {
+    const rows = thread.nextRead();
+    if (rows === 'failed') return false;
+    if (rows === undefined) return true;
+    services.hosts.writeIdentities(rows);
   }
 }
 

@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { EveImportError, fileSources, importEve as importSources, MAX_LINE_BYTES, type EveImportOptions } from '../../electron/workspaces/eveImport';
+import { IdentityThread } from '../../electron/workspaces/identityThread';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import type { ApiRequest } from '../../electron/server/http/types';
 import { SAMPLES_DIR } from '../helpers/workplace';
@@ -129,6 +130,33 @@ describe('a real log into a workspace', () => {
     const more = await importEve(opened.services, { paths: [`${rest}.gz`], batchEntries: 40 });
     expect(more.hostsCreated).toBe(0);
     expect(more.hostsUpdated).toBe(fresh.hostsCreated);
+  });
+
+  test('a staged import\'s identities read by the identity thread from its own connection are those made here, over evidence known before and new home networks', async () => {
+    const gzip = path.join(tempDir(), 'eve.json.gz');
+    fs.writeFileSync(gzip, zlib.gzipSync(fs.readFileSync(ALAAJILI)));
+    const half = path.join(tempDir(), 'half.json');
+    fs.writeFileSync(half, lines(TROLLOPE).slice(0, 900).join(''));
+    const reads = vi.spyOn(IdentityThread.prototype, 'nextRead');
+    const run = async (identityThreadFrom: number) => {
+      const opened = workspace();
+      await importEve(opened.services, { paths: [half] });
+      const first = await importEve(opened.services, { paths: [gzip], batchEntries: 40, identityThreadFrom });
+      const second = await importEve(opened.services, { paths: [TROLLOPE], batchEntries: 40, identityThreadFrom, homeNets: '172.16.0.0/12' });
+      return { first: { ...first, files: [] }, second: { ...second, files: [] }, hosts: hosts(opened) };
+    };
+    try {
+      const there = await run(1);
+      const rows = reads.mock.results.map((result) => result.value as unknown);
+      expect(rows.filter((value) => Array.isArray(value)).length).toBeGreaterThan(2);
+      expect(rows).not.toContain('failed');
+      reads.mockClear();
+      const here = await run(Infinity);
+      expect(reads).not.toHaveBeenCalled();
+      expect(there).toEqual(here);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   test('an import beside another (the command while the app imports): neither loses what the other staged', async () => {

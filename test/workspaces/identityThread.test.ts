@@ -3,16 +3,51 @@
  * rows made on its own thread, in the order the chunks were given; a thread that fails or does
  * not answer is given up and the rows are made here, so that a refresh never waits forever.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { InlineIdentities, type IdentitySource } from '../../shared/eve/identity';
-import { IdentityThread } from '../../electron/workspaces/identityThread';
+import { EvidenceBatch } from '../../shared/eve/accumulate';
+import { InlineIdentities, type IdentityRecord, type IdentitySource } from '../../shared/eve/identity';
+import { databaseSource } from '../../electron/server/store/database';
+import type { GatheredBatch } from '../../electron/server/store/evidence';
+import { IdentityThread, packRecords, unpackRecords } from '../../electron/workspaces/identityThread';
+import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 
 const HOME = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'];
 
 const threads: IdentityThread[] = [];
+const cleanups: (() => void)[] = [];
 afterEach(async () => {
   for (const thread of threads.splice(0)) await thread.close();
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
 });
+
+function workspace(): OpenedWorkspace {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-identities-'));
+  const opened = openWorkspace({ file: path.join(dir, 'ws.sqlite3'), instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => opened.close());
+  return opened;
+}
+
+/** Evidence of `count` addresses from `from`, seen at `at` (seconds): a host name, a service, an alert for some. */
+function batch(from: number, count: number, at: number, name: string): GatheredBatch {
+  const evidence = new EvidenceBatch();
+  for (let n = from; n < from + count; n++) {
+    const ip = `10.1.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+    const micros = (1_700_000_000 + at) * 1_000_000 + n;
+    evidence.add({
+      at: micros,
+      alerted: n % 4 === 0 ? [ip] : [],
+      evidence: [
+        { ip, list: 'hostname', key: `${name}-${n}.corp`, item: { host: `${name}-${n}.corp` } },
+        { ip, list: 'services', key: 'TCP/443/tls', item: { proto: 'TCP', port: 443, app_proto: 'tls', tls: { subject: `CN=${name}`, issuerdn: 'CN=ca', fingerprint: 'aa' } } },
+      ],
+    });
+  }
+  return evidence.inKeyOrder();
+}
 
 function started(timeoutMs?: number): IdentityThread {
   const thread = IdentityThread.start(timeoutMs);
@@ -85,3 +120,78 @@ describe('identities made on another thread', () => {
     expect(thread.givenUp).toBe(true);
   });
 });
+
+describe('a staged import read by the identity thread from its own connection', () => {
+  test('gives the rows of the commit and refresh made here: values known before merged with those staged, central parts kept, every local address under new home networks', () => {
+    const rows = (thread: boolean, everyLocal: boolean) => {
+      const opened = workspace();
+      const { evidence, hosts, store } = opened.services;
+      // Evidence known before (an earlier import), and a central part for one address.
+      const earlier = evidence.begin();
+      evidence.stage(earlier, batch(0, 300, 0, 'old'));
+      store.write(() => {
+        const ips = evidence.commit(earlier, [], { values: [], hosts: [] });
+        hosts.refresh(ips);
+      });
+      store.write(() => hosts.save({ ip: '10.1.0.201', hits: 50, hostId: { first_seen: '2020-01-01T00:00:00.000000+00:00', last_seen: '2020-01-02T00:00:00.000000+00:00' }, firstSeen: Date.UTC(2020, 0, 1) * 1000, lastSeen: Date.UTC(2020, 0, 2) * 1000 }));
+      // This import: half the addresses seen again (later, the same service with a new subject), many new ones; in two batches.
+      const importPk = evidence.begin();
+      evidence.stage(importPk, batch(150, 300, 100, 'new'));
+      evidence.stage(importPk, batch(400, 200, 200, 'new'));
+      const nets = everyLocal ? ['10.1.0.0/24'] : evidence.homeNets();
+      const started = thread ? IdentityThread.start() : undefined;
+      if (thread) {
+        expect(started, 'worker threads run here').toBeDefined();
+        threads.push(started!);
+      }
+      return store.write(() => {
+        const asked = started?.readStaged({ database: databaseSource(store.db)!, importPk, everyLocal, homeNets: nets });
+        const ips = evidence.commit(importPk, [], { values: [], hosts: [] });
+        if (everyLocal) evidence.setHomeNets(nets);
+        const made: IdentityRecord[] = [];
+        if (asked) {
+          for (let chunk = started!.nextRead(); chunk !== undefined; chunk = started!.nextRead()) {
+            if (chunk === 'failed') throw new Error('the staged read failed');
+            made.push(...chunk);
+          }
+        } else {
+          const here = new InlineIdentities();
+          const locals = evidence.localRows(everyLocal ? evidence.localIps() : ips);
+          const sources = [...locals].map(([ip, local]) => {
+            const central = store.db.prepare("SELECT CASE WHEN central = '' THEN data ELSE central END AS data, central_hits AS hits FROM host_id WHERE ip = ?").get(ip) as { data: string | null; hits: number | null } | undefined;
+            return { ip, central: central?.data ?? null, centralHits: central?.hits ?? null, ...local };
+          });
+          here.submit(sources, nets);
+          made.push(...here.take());
+        }
+        return made;
+      });
+    };
+    for (const everyLocal of [false, true]) {
+      const there = rows(true, everyLocal);
+      expect(there.length).toBe(everyLocal ? 600 : 450);
+      expect(there).toEqual(rows(false, everyLocal));
+      // The central part is merged in, and hits are the larger count.
+      expect(there.find((r) => r.ip === '10.1.0.201')).toMatchObject({ hits: 50, first_seen: Date.UTC(2020, 0, 1) * 1000 });
+    }
+  });
+
+  test('a database the thread cannot open: the read fails, the thread is given up and the rows are made here', () => {
+    const thread = started();
+    expect(thread.readStaged({ database: { file: '/nonexistent/ws.sqlite3', module: databaseSource(workspace().services.store.db)!.module }, importPk: 1, everyLocal: false, homeNets: HOME })).toBe(true);
+    expect(thread.nextRead()).toBe('failed');
+    expect(thread.givenUp).toBe(true);
+    expect(thread.readStaged({ database: { file: '/nonexistent/ws.sqlite3', module: 'x' }, importPk: 1, everyLocal: false, homeNets: HOME })).toBe(false);
+  });
+
+  test('rows cross between threads packed, and come back as they were (any text)', () => {
+    const records: IdentityRecord[] = [
+      { ip: '10.0.0.1', hits: 3, first_seen: 1_700_000_000_000_001, last_seen: 1_700_000_000_000_002, hostnames: 'a.corp b.corp', data: '{"x":"é"}' },
+      { ip: 'fe80::1', hits: 0, first_seen: 0, last_seen: 0, hostnames: '', data: '{}' },
+      { ip: '10.0.0.2', hits: 1, first_seen: 5, last_seen: 6, hostnames: 'ünï 😀', data: '{"y":"\u0000😀"}' },
+    ];
+    expect(unpackRecords(packRecords(records))).toEqual(records);
+    expect(unpackRecords(packRecords([]))).toEqual([]);
+  });
+});
+

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
@@ -20,6 +21,21 @@ export class DatabaseTooNewError extends Error {
 export interface OpenOptions {
   /** better-sqlite3 native binding to load (the Electron build, under Electron). */
   readonly nativeBinding?: string;
+}
+
+/** How a workspace's database is opened again on another thread (its file, better-sqlite3 and its native binding). */
+export interface DatabaseSource {
+  readonly file: string;
+  /** better-sqlite3's entry point, as an absolute path (a worker's program resolves nothing itself). */
+  readonly module: string;
+  readonly nativeBinding?: string;
+}
+
+const sources = new WeakMap<Db, DatabaseSource>();
+
+/** Where a database opened by openDatabase can be opened again (undefined for an in-memory one). */
+export function databaseSource(db: Db): DatabaseSource | undefined {
+  return sources.get(db);
 }
 
 /** Case-insensitive containment, Unicode-aware (SQLite's LIKE folds ASCII only). */
@@ -60,6 +76,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma(`cache_size = -${PAGE_CACHE_MB * 1024}`);
     db.function('contains_folded', { deterministic: true }, containsFolded);
     migrate(db, file);
+    if (file !== ':memory:') {
+      const module = createRequire(__filename).resolve('better-sqlite3');
+      sources.set(db, { file: path.resolve(file), module, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    }
     return db;
   } catch (error) {
     db.close();

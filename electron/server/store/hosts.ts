@@ -8,8 +8,9 @@ import type { HostEntry } from '../../../shared/api/hostIdentity';
 import { hostRecordOf, type HostRecord } from '../../../shared/api/imports';
 import { pageNumber, type OrderTerm, type PageRequest } from '../../../shared/api/listParams';
 import type { QueryNode } from '../../../shared/api/qfilter';
-import { InlineIdentities, type IdentityBuilder, type IdentitySource } from '../../../shared/eve/identity';
+import { InlineIdentities, type IdentityBuilder, type IdentityRecord, type IdentitySource } from '../../../shared/eve/identity';
 import { HOST_LISTS } from '../../../shared/resources';
+import { CENTRAL_SQL } from './centralPart';
 import type { Evidence } from './evidence';
 import { HostSearch, type MatchedHosts } from './hostSearch';
 import { CACHING, ReadCache, type Store } from './store';
@@ -51,11 +52,6 @@ const ORDER_SQL: Readonly<Record<string, string>> = {
   ...Object.fromEntries(HOST_LISTS.map((list) => [`host_id.${list}_count`, `json_extract(data, '$."${list}_count"')`])),
 };
 
-/**
- * The central part of a row: `central` holds it, or '' when it is the served identity itself (a
- * host no local import saw, most of them: the identity is then stored once, not twice).
- */
-const CENTRAL_SQL = "CASE WHEN central = '' THEN data ELSE central END";
 
 /** The central server's identity of an address (or an imported one) as served, and kept as its central part. */
 const UPSERT_CENTRAL = `
@@ -259,15 +255,9 @@ export class Hosts {
    */
   refresh(ips: Iterable<string>, builder: IdentityBuilder = new InlineIdentities()): number {
     const homeNets = this.evidence.homeNets();
-    const write = this.store.command(UPSERT_MERGED);
     const centrals = this.store.query(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw();
     let count = 0;
-    const writeTaken = () => {
-      const records = builder.take();
-      for (const record of records) write.run(record);
-      this.search.changedMany(JSON.stringify(records.map((record) => record.ip)));
-      count += records.length;
-    };
+    const writeTaken = () => (count += this.writeIdentities(builder.take()));
     // A chunk of addresses at a time: a large import's refresh reads its hosts in a few statements, not three per host.
     for (const chunk of chunksOf(ips, REFRESH_CHUNK)) {
       const locals = this.evidence.localRows(chunk);
@@ -285,6 +275,17 @@ export class Hosts {
     }
     while (builder.pending > 0) writeTaken();
     return count;
+  }
+
+  /**
+   * Write served identities made elsewhere (local evidence and central part merged: a refresh's
+   * rows, or those an import's identity thread read itself); how many.
+   */
+  writeIdentities(records: readonly IdentityRecord[]): number {
+    const write = this.store.command(UPSERT_MERGED);
+    for (const record of records) write.run(record);
+    this.search.changedMany(JSON.stringify(records.map((record) => record.ip)));
+    return records.length;
   }
 
   /** Store one checked entry in place of the host of its ip; an absent `hits` keeps the stored one. */

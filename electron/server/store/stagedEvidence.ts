@@ -1,0 +1,101 @@
+/**
+ * The identity sources of a staged EVE import as they will be once it is committed, read on
+ * another thread (the import's identity thread, electron/workspaces/identityThread.ts) from a
+ * connection of its own, while the import's transaction moves the staging into the evidence.
+ * Opened while that transaction holds the write lock, its snapshot is the state the transaction
+ * starts from; the evidence staged is merged here as the commit merges it (evidence.ts): a value's
+ * earliest first seen, latest last seen and the details of the latest (the staged one on a tie);
+ * an address's alerts added up.
+ */
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { EvidenceList } from '../../../shared/eve/derive';
+import type { EvidenceRow, IdentitySource } from '../../../shared/eve/identity';
+import { CENTRAL_SQL } from './centralPart';
+import type { DatabaseSource } from './database';
+
+/** The page cache of the reading connection, in MB: each chunk is read once, in key order. */
+const PAGE_CACHE_MB = 4;
+
+type ValueRow = [ip: string, list: EvidenceList, key: string, item: string, first: number, last: number, staged: 0 | 1];
+
+export class StagedEvidence {
+  private constructor(private readonly db: BetterSqlite3.Database) {}
+
+  /** A read-only connection to the database `source` names. */
+  static open(source: DatabaseSource): StagedEvidence {
+    const Database = createRequire(source.module)(source.module) as typeof BetterSqlite3;
+    const db = new Database(source.file, { readonly: true, fileMustExist: true, ...(source.nativeBinding ? { nativeBinding: source.nativeBinding } : {}) });
+    db.pragma(`cache_size = -${PAGE_CACHE_MB * 1024}`);
+    return new StagedEvidence(db);
+  }
+
+  /**
+   * The sources of every address import `importPk` staged (and of every other address with local
+   * evidence when `everyLocal`: the home networks change with it), `size` at a time, in address
+   * order, all read from one snapshot.
+   */
+  *sources(importPk: number, everyLocal: boolean, size: number): Generator<IdentitySource[]> {
+    const { db } = this;
+    db.exec('BEGIN');
+    try {
+      const ips = db
+        .prepare(everyLocal ? 'SELECT ip FROM host_local UNION SELECT ip FROM eve_staged_host WHERE import = ? ORDER BY ip' : 'SELECT ip FROM eve_staged_host WHERE import = ? ORDER BY ip')
+        .pluck()
+        .all(importPk) as string[];
+      const hosts = db
+        .prepare(
+          `SELECT ip, sum(hits), min(first_seen), max(last_seen) FROM (
+             SELECT ip, hits, first_seen, last_seen FROM host_local WHERE ip IN (SELECT value FROM json_each(@ips))
+             UNION ALL
+             SELECT ip, hits, first_seen, last_seen FROM eve_staged_host WHERE import = @import AND ip IN (SELECT value FROM json_each(@ips))
+           ) GROUP BY ip`,
+        )
+        .raw();
+      const values = db
+        .prepare(
+          `SELECT ip, list, key, item, first_seen, last_seen, 0 FROM host_evidence WHERE ip IN (SELECT value FROM json_each(@ips))
+           UNION ALL
+           SELECT ip, list, key, item, first_seen, last_seen, 1 FROM eve_staged_value WHERE import = @import AND ip IN (SELECT value FROM json_each(@ips))
+           ORDER BY 1, 2, 3, 7`,
+        )
+        .raw();
+      const centrals = db.prepare(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw();
+      for (let at = 0; at < ips.length; at += size) {
+        const slice = ips.slice(at, at + size);
+        const list = JSON.stringify(slice);
+        const evidence = new Map<string, EvidenceRow[]>();
+        let previous: ValueRow | undefined;
+        for (const row of values.all({ ips: list, import: importPk }) as ValueRow[]) {
+          const [ip, kind, key, item, first, last] = row;
+          let rows = evidence.get(ip);
+          if (!rows) evidence.set(ip, (rows = []));
+          if (previous && previous[0] === ip && previous[1] === kind && previous[2] === key) {
+            // The value known before and the one staged: merged as the commit merges them.
+            const known = rows.pop()!;
+            rows.push([kind, key, last >= known[4] ? item : known[2], Math.min(first, known[3]), Math.max(last, known[4])]);
+          } else rows.push([kind, key, item, first, last]);
+          previous = row;
+        }
+        const central = new Map<string, [string | null, number | null]>();
+        for (const [ip, data, hits] of centrals.all(list) as [string, string | null, number | null][]) central.set(ip, [data, hits]);
+        const local = new Map<string, [number, number, number]>();
+        for (const [ip, hits, first, last] of hosts.all({ ips: list, import: importPk }) as [string, number, number, number][]) local.set(ip, [hits, first, last]);
+        const chunk: IdentitySource[] = [];
+        for (const ip of slice) {
+          const seen = local.get(ip);
+          if (!seen) continue;
+          const [data, centralHits] = central.get(ip) ?? [null, null];
+          chunk.push({ ip, central: data, centralHits, hits: seen[0], first: seen[1], last: seen[2], values: evidence.get(ip) ?? [] });
+        }
+        yield chunk;
+      }
+    } finally {
+      db.exec('COMMIT');
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
