@@ -1,6 +1,6 @@
 /**
  * What the local EVE imports saw (host_evidence, host_local), the files read so far (eve_file),
- * an import's staging tables and the workspace's home networks. An import stages its evidence
+ * each import's own staging tables and the workspace's home networks. An import stages its evidence
  * batch by batch and moves it in one transaction at the end (`commit`), which also writes the
  * merged identity of every address it touched into host_id; `discard` leaves nothing of it.
  */
@@ -29,6 +29,15 @@ function stillRunning(owner: string, touched: number, now: number): boolean {
     // EPERM: a process of another user holds that pid; it runs.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * The staging tables of an import: its own, named by its pk (a positive integer, so the names are
+ * safe in SQL), made when it begins and dropped when it ends.
+ */
+export function stagingOf(importPk: number): { readonly values: string; readonly hosts: string } {
+  if (!Number.isSafeInteger(importPk) || importPk <= 0) throw new Error(`no EVE import ${importPk}`);
+  return { values: `eve_staged_value_${importPk}`, hosts: `eve_staged_host_${importPk}` };
 }
 
 /** An EVE file as read so far: its first bytes' hash, how far, and the hash of the bytes before that point. */
@@ -81,50 +90,76 @@ export class Evidence {
   }
 
   /**
-   * Start an import: its staging id. The staging of imports that are over (their process has
-   * ended, or they have not staged for a day) is dropped first; that of imports still running
-   * (another import in this process, the command beside the app) is theirs to keep.
+   * Start an import: its staging id, and its staging tables made. The staging of imports that are
+   * over (their process has ended, or they have not staged for a day) is dropped first; that of
+   * imports still running (another import in this process, the command beside the app) is theirs
+   * to keep.
    */
   begin(): number {
     return this.store.write(() => {
       const now = this.store.now();
       const imports = this.store.query('SELECT pk, owner, touched FROM eve_import').all() as { pk: number; owner: string; touched: number }[];
       for (const other of imports) if (!stillRunning(other.owner, other.touched, now)) this.discard(other.pk);
-      return Number(this.store.command('INSERT INTO eve_import (started, owner, touched) VALUES (?, ?, ?)').run(now, OWNER, now).lastInsertRowid);
+      const importPk = Number(this.store.command('INSERT INTO eve_import (started, owner, touched) VALUES (?, ?, ?)').run(now, OWNER, now).lastInsertRowid);
+      const staging = stagingOf(importPk);
+      this.store.exec(`
+        CREATE TABLE ${staging.values} (
+          ip TEXT NOT NULL,
+          list TEXT NOT NULL,
+          key TEXT NOT NULL,
+          item TEXT NOT NULL,
+          first_seen INTEGER NOT NULL,
+          last_seen INTEGER NOT NULL,
+          PRIMARY KEY (ip, list, key)
+        ) WITHOUT ROWID;
+        CREATE TABLE ${staging.hosts} (
+          ip TEXT PRIMARY KEY,
+          hits INTEGER NOT NULL,
+          first_seen INTEGER NOT NULL,
+          last_seen INTEGER NOT NULL
+        ) WITHOUT ROWID;`);
+      return importPk;
     });
   }
 
   /** Add a batch to an import's staging (values merged as the final tables merge them). */
   stage(importPk: number, batch: GatheredBatch): void {
+    const staging = stagingOf(importPk);
     this.store.write(() => {
       const live = this.store.command('UPDATE eve_import SET touched = ? WHERE pk = ?').run(this.store.now(), importPk).changes;
       if (live === 0) throw new Error(`the staging of EVE import ${importPk} is gone`);
-      const value = this.store.command(
-        `INSERT INTO eve_staged_value (import, ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?) ${mergeValue('eve_staged_value')}`,
+      // An import's own statements are not kept: its tables go with it.
+      const value = this.store.commandOnce(
+        `INSERT INTO ${staging.values} (ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?) ${mergeValue(staging.values)}`,
+        'insert eve_staged_value',
       );
-      for (const v of batch.values) value.run(importPk, v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
-      const host = this.store.command(`INSERT INTO eve_staged_host (import, ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?, ?) ${mergeHost('eve_staged_host')}`);
-      for (const h of batch.hosts) host.run(importPk, h.ip, h.hits, h.first, h.last);
+      for (const v of batch.values) value.run(v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
+      const host = this.store.commandOnce(`INSERT INTO ${staging.hosts} (ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?) ${mergeHost(staging.hosts)}`, 'insert eve_staged_host');
+      for (const h of batch.hosts) host.run(h.ip, h.hits, h.first, h.last);
     });
   }
 
   /** Addresses an import has staged so far. */
   stagedHosts(importPk: number): number {
-    return this.store.query('SELECT count(*) FROM eve_staged_host WHERE import = ?').pluck().get(importPk) as number;
+    return this.store.queryOnce(`SELECT count(*) FROM ${stagingOf(importPk).hosts}`, 'select eve_staged_host').pluck().get() as number;
   }
 
   /** Addresses staged by an import or in its last batch that have an identity already (the others will be new hosts). */
   knownOf(importPk: number, last: GatheredBatch): number {
     const ips = JSON.stringify([...last.hosts].map((h) => h.ip));
     return this.store
-      .query('SELECT count(*) FROM host_id WHERE ip IN (SELECT ip FROM eve_staged_host WHERE import = ? UNION SELECT value FROM json_each(?))')
+      .queryOnce(`SELECT count(*) FROM host_id WHERE ip IN (SELECT ip FROM ${stagingOf(importPk).hosts} UNION SELECT value FROM json_each(?))`, 'select host_id')
       .pluck()
-      .get(importPk, ips) as number;
+      .get(ips) as number;
   }
 
   /** Drop an import's staging: nothing of it stays. */
   discard(importPk: number): void {
-    this.store.write(() => this.store.command('DELETE FROM eve_import WHERE pk = ?').run(importPk));
+    const staging = stagingOf(importPk);
+    this.store.write(() => {
+      this.store.exec(`DROP TABLE IF EXISTS ${staging.values}; DROP TABLE IF EXISTS ${staging.hosts};`);
+      this.store.command('DELETE FROM eve_import WHERE pk = ?').run(importPk);
+    });
   }
 
   /**
@@ -133,24 +168,27 @@ export class Evidence {
    * evidence fits one batch (most do) is never staged: it goes straight to the evidence here.
    */
   commit(importPk: number, files: readonly EveFileRecord[], last: GatheredBatch): string[] {
+    const staging = stagingOf(importPk);
     this.store
-      .command(
+      .commandOnce(
         `INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen)
-         SELECT ip, list, key, item, first_seen, last_seen FROM eve_staged_value WHERE import = ? AND true
+         SELECT ip, list, key, item, first_seen, last_seen FROM ${staging.values} WHERE true
          ${mergeValue('host_evidence')}`,
+        'insert host_evidence',
       )
-      .run(importPk);
+      .run();
     this.store
-      .command(
+      .commandOnce(
         `INSERT INTO host_local (ip, hits, first_seen, last_seen)
-         SELECT ip, hits, first_seen, last_seen FROM eve_staged_host WHERE import = ? AND true
+         SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE true
          ${mergeHost('host_local')}`,
+        'insert host_local',
       )
-      .run(importPk);
+      .run();
     const value = this.store.command(`INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?) ${mergeValue('host_evidence')}`);
     for (const v of last.values) value.run(v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
     const host = this.store.command(`INSERT INTO host_local (ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?) ${mergeHost('host_local')}`);
-    const touched = new Set(this.store.query('SELECT ip FROM eve_staged_host WHERE import = ?').pluck().all(importPk) as string[]);
+    const touched = new Set(this.store.queryOnce(`SELECT ip FROM ${staging.hosts}`, 'select eve_staged_host').pluck().all() as string[]);
     for (const h of last.hosts) {
       host.run(h.ip, h.hits, h.first, h.last);
       touched.add(h.ip);
@@ -162,7 +200,7 @@ export class Evidence {
         .command('INSERT INTO eve_file (head, path, bytes, lines, tail, updated) VALUES (?, ?, ?, ?, ?, ?)')
         .run(file.head, file.path, file.bytes, file.lines, file.tail, now);
     }
-    this.store.command('DELETE FROM eve_import WHERE pk = ?').run(importPk);
+    this.discard(importPk);
     return [...touched].sort();
   }
 

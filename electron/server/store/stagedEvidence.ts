@@ -13,6 +13,7 @@ import type { EvidenceList } from '../../../shared/eve/derive';
 import type { EvidenceRow, IdentitySource } from '../../../shared/eve/identity';
 import { CENTRAL_SQL } from './centralPart';
 import type { DatabaseSource } from './database';
+import { stagingOf } from './evidence';
 
 /** The page cache of the reading connection, in MB: each chunk is read once, in key order. */
 const PAGE_CACHE_MB = 4;
@@ -37,18 +38,19 @@ export class StagedEvidence {
    */
   *sources(importPk: number, everyLocal: boolean, size: number): Generator<IdentitySource[]> {
     const { db } = this;
+    const staging = stagingOf(importPk);
     db.exec('BEGIN');
     try {
       const ips = db
-        .prepare(everyLocal ? 'SELECT ip FROM host_local UNION SELECT ip FROM eve_staged_host WHERE import = ? ORDER BY ip' : 'SELECT ip FROM eve_staged_host WHERE import = ? ORDER BY ip')
+        .prepare(everyLocal ? `SELECT ip FROM host_local UNION SELECT ip FROM ${staging.hosts} ORDER BY ip` : `SELECT ip FROM ${staging.hosts} ORDER BY ip`)
         .pluck()
-        .all(importPk) as string[];
+        .all() as string[];
       const hosts = db
         .prepare(
           `SELECT ip, sum(hits), min(first_seen), max(last_seen) FROM (
              SELECT ip, hits, first_seen, last_seen FROM host_local WHERE ip IN (SELECT value FROM json_each(@ips))
              UNION ALL
-             SELECT ip, hits, first_seen, last_seen FROM eve_staged_host WHERE import = @import AND ip IN (SELECT value FROM json_each(@ips))
+             SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE ip IN (SELECT value FROM json_each(@ips))
            ) GROUP BY ip`,
         )
         .raw();
@@ -56,7 +58,7 @@ export class StagedEvidence {
         .prepare(
           `SELECT ip, list, key, item, first_seen, last_seen, 0 FROM host_evidence WHERE ip IN (SELECT value FROM json_each(@ips))
            UNION ALL
-           SELECT ip, list, key, item, first_seen, last_seen, 1 FROM eve_staged_value WHERE import = @import AND ip IN (SELECT value FROM json_each(@ips))
+           SELECT ip, list, key, item, first_seen, last_seen, 1 FROM ${staging.values} WHERE ip IN (SELECT value FROM json_each(@ips))
            ORDER BY 1, 2, 3, 7`,
         )
         .raw();
@@ -66,7 +68,7 @@ export class StagedEvidence {
         const list = JSON.stringify(slice);
         const evidence = new Map<string, EvidenceRow[]>();
         let previous: ValueRow | undefined;
-        for (const row of values.all({ ips: list, import: importPk }) as ValueRow[]) {
+        for (const row of values.all({ ips: list }) as ValueRow[]) {
           const [ip, kind, key, item, first, last] = row;
           let rows = evidence.get(ip);
           if (!rows) evidence.set(ip, (rows = []));
@@ -80,7 +82,7 @@ export class StagedEvidence {
         const central = new Map<string, [string | null, number | null]>();
         for (const [ip, data, hits] of centrals.all(list) as [string, string | null, number | null][]) central.set(ip, [data, hits]);
         const local = new Map<string, [number, number, number]>();
-        for (const [ip, hits, first, last] of hosts.all({ ips: list, import: importPk }) as [string, number, number, number][]) local.set(ip, [hits, first, last]);
+        for (const [ip, hits, first, last] of hosts.all({ ips: list }) as [string, number, number, number][]) local.set(ip, [hits, first, last]);
         const chunk: IdentitySource[] = [];
         for (const ip of slice) {
           const seen = local.get(ip);

@@ -207,6 +207,19 @@ export class Store {
     return statement;
   }
 
+  /** A writing statement built for one use (an import's own staging tables): timed like the others, not kept. */
+  commandOnce(sql: string, name: string): WriteStatement {
+    const prepared = this.db.prepare(sql);
+    if (prepared.reader) throw new Error(`commandOnce() is for statements that write: ${sql}`);
+    return new TimedWrite(prepared, name, this.slow);
+  }
+
+  /** Statements that change the schema (an import's staging tables made and dropped), inside a write. */
+  exec(sql: string): void {
+    if (this.depth === 0) throw new Error('exec() runs inside a write');
+    this.db.exec(sql);
+  }
+
   /** Inside a write: check foreign keys at its commit, not statement by statement. */
   deferForeignKeys(): void {
     this.db.pragma('defer_foreign_keys = ON');

@@ -4,6 +4,7 @@ import { evidence } from './003_evidence';
 import { hostSearch } from './004_host_search';
 import { historyChanges } from './005_history_changes';
 import { importOwners } from './006_import_owners';
+import { importTables } from './007_import_tables';
 
 export interface Migration {
   readonly version: number;
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'host search', sql: hostSearch },
   { version: 5, name: 'history changes', sql: historyChanges },
   { version: 6, name: 'import owners', sql: importOwners },
+  { version: 7, name: 'import tables', sql: importTables },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
