@@ -57,7 +57,10 @@ export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteNa
       const text = Array.isArray(given) ? given.filter((v): v is string => typeof v === 'string').join(',') : typeof given === 'string' ? given : undefined;
       if (text === undefined) throw ApiError.validation({ homeNets: [given === undefined ? MESSAGES.required : 'Give a list of networks in CIDR form.'] });
       const parsed = parseHomeNets(text);
-      if ('error' in parsed) throw ApiError.validation({ homeNets: [parsed.error.charAt(0).toUpperCase() + parsed.error.slice(1) + '.'] });
+      if ('error' in parsed) {
+        const sentence = parsed.error.charAt(0).toUpperCase() + parsed.error.slice(1);
+        throw ApiError.validation({ homeNets: [/[.?!]$/.test(sentence) ? sentence : `${sentence}.`] });
+      }
       const services = host.current().services;
       const ips = services.evidence.localIps();
       // Many addresses: their identities are made on another thread while this one reads and writes them.

@@ -131,6 +131,25 @@ export function parseNetwork(text: string): Network | undefined {
   return { text, version: ip.version, bytes: ip.bytes, prefix };
 }
 
+/** A network's address: its bytes with the host bits (those past the prefix) cleared. */
+function networkBytes(network: Network): number[] {
+  return network.bytes.map((byte, i) => {
+    const bits = network.prefix - i * 8;
+    return bits >= 8 ? byte : bits <= 0 ? 0 : byte & ((0xff << (8 - bits)) & 0xff);
+  });
+}
+
+/** Does the address of `10.1.2.3/8` have bits set past its prefix (Python's strict ip_network refuses it)? */
+export function hasHostBits(network: Network): boolean {
+  return networkBytes(network).some((byte, i) => byte !== network.bytes[i]);
+}
+
+/** The canonical text of a network, its host bits cleared: `10.0.0.0/8`, `fd00::/8`. */
+export function networkText(network: Network): string {
+  const bytes = networkBytes(network);
+  return `${network.version === 4 ? bytes.join('.') : ipv6Text(bytes)}/${network.prefix}`;
+}
+
 export function networkContains(network: Network, ip: IpAddress): boolean {
   if (network.version !== ip.version) return false;
   let bits = network.prefix;

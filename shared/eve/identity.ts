@@ -4,7 +4,7 @@
  * item by item (first seen the earliest, last seen the latest), `in_home_net` and `net_info`
  * computed from the workspace's home networks, every count recomputed.
  */
-import { networkContains, parseIp, parseNetwork, type Network } from '../api/address';
+import { hasHostBits, networkContains, networkText, parseIp, parseNetwork, type Network } from '../api/address';
 import { parseIsoDateTime } from '../api/datetime';
 import { hostnamesText } from '../api/hostIdentity';
 import { HOME_NETS, HOST_LISTS, type HostListName } from '../resources/hosts';
@@ -30,7 +30,10 @@ export function parseHomeNets(text: string): { networks: Network[] } | { error: 
   for (const item of items) {
     const network = parseNetwork(item);
     if (!network) return { error: `"${item}" is not a network in CIDR form (10.0.0.0/8, fd00::/8)` };
-    networks.push(network);
+    const text = networkText(network);
+    if (hasHostBits(network)) return { error: `"${item}" has bits set past its prefix: did you mean ${text}?` };
+    // Kept as written canonically (`FD00:0::/8` is fd00::/8): it is what net_info shows.
+    networks.push({ ...network, text });
   }
   return { networks };
 }

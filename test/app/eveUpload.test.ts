@@ -79,6 +79,8 @@ describe('home networks', () => {
     expect((await app.api.get('/app/settings/home-nets')).json()).toEqual({ homeNets: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] });
     const bad = await app.api.send('PUT', '/app/settings/home-nets', { json: { homeNets: ['10.0.0.0/8', 'corp'] } });
     expect([bad.status, bad.json()]).toEqual([400, { homeNets: ['"corp" is not a network in CIDR form (10.0.0.0/8, fd00::/8).'] }]);
+    const hostBits = await app.api.send('PUT', '/app/settings/home-nets', { json: { homeNets: ['10.1.2.3/8'] } });
+    expect([hostBits.status, hostBits.json()]).toEqual([400, { homeNets: ['"10.1.2.3/8" has bits set past its prefix: did you mean 10.0.0.0/8?'] }]);
     const set = await app.api.send('PUT', '/app/settings/home-nets', { json: { homeNets: ['172.16.0.0/16'] } });
     expect(set.json()).toEqual({ homeNets: ['172.16.0.0/16'] });
     const host = (await app.api.get('/rest/appliances/host_id/172.16.0.153')).json().host_id;

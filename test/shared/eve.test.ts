@@ -271,6 +271,13 @@ describe('identity', () => {
   test('home networks are CIDR lists; anything else is refused with the item named', () => {
     expect(parseHomeNets('10.0.0.0/8, 192.168.1.0/24')).toMatchObject({ networks: [{ text: '10.0.0.0/8' }, { text: '192.168.1.0/24' }] });
     expect(parseHomeNets('10.0.0.0/8,corp')).toEqual({ error: '"corp" is not a network in CIDR form (10.0.0.0/8, fd00::/8)' });
+    // Host bits set: refused with the network meant, as Python's ip_network refuses them.
+    expect(parseHomeNets('10.1.2.3/8')).toEqual({ error: '"10.1.2.3/8" has bits set past its prefix: did you mean 10.0.0.0/8?' });
+    expect(parseHomeNets('192.168.1.130/25')).toEqual({ error: '"192.168.1.130/25" has bits set past its prefix: did you mean 192.168.1.128/25?' });
+    expect(parseHomeNets('fd00::1/8')).toEqual({ error: '"fd00::1/8" has bits set past its prefix: did you mean fd00::/8?' });
+    // Written canonically.
+    expect(parseHomeNets('FD00:0::/8, 10.0.0.0/08')).toMatchObject({ networks: [{ text: 'fd00::/8' }, { text: '10.0.0.0/8' }] });
+    expect(parseHomeNets('0.0.0.0/0')).toMatchObject({ networks: [{ text: '0.0.0.0/0' }] });
   });
 
   test('the central server\'s identity and the local evidence read together: lists merged, the earliest first seen, the latest last seen', () => {

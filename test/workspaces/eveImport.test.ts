@@ -275,6 +275,7 @@ describe('a real log into a workspace', () => {
     expect(after.in_home_net).toBe(false);
     expect(after.net_info.map((n: { agg: string }) => n.agg)).toEqual(['internet']);
     await expect(importEve(opened.services, { paths: [ALAAJILI], homeNets: '10.0.0.0/8,corp' })).rejects.toThrow('--home-net: "corp" is not a network in CIDR form');
+    await expect(importEve(opened.services, { paths: [ALAAJILI], homeNets: '172.17.0.153/16' })).rejects.toThrow('--home-net: "172.17.0.153/16" has bits set past its prefix: did you mean 172.17.0.0/16?');
   });
 
   test('an imported host file and the local evidence are read together; hits are the larger of the two counts', async () => {
