@@ -318,6 +318,9 @@ describe('host lookup and history in the browser', () => {
     expect(await message.textContent()).toBe(expected.host_id_qfilter[0]);
     expect(await query.getAttribute('aria-invalid')).toBe('true');
     expect(await query.getAttribute('aria-describedby')).toBe('hosts-qfilter-error');
+    // The list says why it shows nothing without repeating the message shown beside the query.
+    const notice = page.locator('.hosts-screen .list-pane .notice.error');
+    expect(await notice.textContent()).toBe('Nothing to show until the filter above is corrected.');
 
     await page.getByRole('button', { name: 'Clear query' }).click();
     await listCount('6 rows');

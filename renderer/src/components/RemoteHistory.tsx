@@ -76,7 +76,7 @@ function RemoteEntry({ entry }: { entry: JsonObject }) {
   );
 }
 
-export function RemoteHistory({ columns, Filters }: { columns: readonly Column[]; Filters: HistoryFilterBar }) {
+export function RemoteHistory({ columns, Filters, filterFields }: { columns: readonly Column[]; Filters: HistoryFilterBar; filterFields: readonly string[] }) {
   const route = useRoute();
   const app = useStatus((s) => s.app);
   const lastPull = useStatus((s) => s.app?.sync?.lastPull ?? null);
@@ -135,6 +135,7 @@ export function RemoteHistory({ columns, Filters }: { columns: readonly Column[]
           selectedKey={selected}
           emptyText={offline ? 'No copy of the central server’s history yet: it is read at each sync.' : 'No history entry of the central server matches.'}
           onOpen={(row) => navigate(href(`/history/${CENTRAL}/${String(row.pk)}`, params))}
+          fieldsShown={offline ? [] : filterFields}
         />
       </section>
       <div className="detail-pane">

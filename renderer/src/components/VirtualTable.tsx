@@ -10,7 +10,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { flushSync } from 'react-dom';
 import { useStore, type StoreApi } from 'zustand';
 import type { JsonObject } from '../../../shared/resources';
-import type { PagedListState } from '../stores/pagedList';
+import { failureText, type PagedListState } from '../stores/pagedList';
 import { fitColumns } from './columnsFit';
 import { countText } from './countText';
 import { nextOrdering, sortStateOf } from './listModel';
@@ -36,6 +36,8 @@ interface Props {
   readonly selectedKey?: string | undefined;
   readonly rowKey: (row: JsonObject) => string;
   readonly sorting?: Sorting;
+  /** Filters whose errors the screen shows beside their controls: the table does not repeat them. */
+  readonly fieldsShown?: readonly string[];
 }
 
 /**
@@ -118,11 +120,11 @@ function SortHeader({ column, sorting }: { column: Column; sorting: Sorting | un
   );
 }
 
-export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyText, selectedKey, rowKey, sorting }: Props) {
+export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyText, selectedKey, rowKey, sorting, fieldsShown }: Props) {
   const count = useStore(list, (s) => s.count);
   const rows = useStore(list, (s) => s.rows);
   const loading = useStore(list, (s) => s.loading);
-  const error = useStore(list, (s) => s.error);
+  const error = useStore(list, (s) => (s.failure && fieldsShown ? failureText(s.failure, fieldsShown) : s.error));
   const generation = useStore(list, (s) => s.generation);
   const scroller = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLDivElement>(null);

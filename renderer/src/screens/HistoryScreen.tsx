@@ -115,6 +115,9 @@ function DayFilter({ id, value, error, onCommit }: { id: string; value: string; 
  * The filter bar. `range`: the local history, filtered by a range of days and by object (the
  * app's own parameters); the central server's list knows only the API's exact `date`.
  */
+/** The filters whose errors the filter bar shows beside their controls (the list does not repeat them). */
+const HISTORY_FILTER_FIELDS = ['username', 'action_type', 'date_after', 'date_before', 'date', 'client_ip', 'ordering', 'object'];
+
 function HistoryFilterBar({ params, errors, onChange, range }: FilterBarProps & { range: boolean }) {
   const actions = useObject(`${LIST_PATH}get_action_type_list/`);
   const actionList = actions.data?.action_type_list;
@@ -207,7 +210,7 @@ function CentralHistoryFilters(props: FilterBarProps) {
 /** This workspace's history, or the central server's (`#/history/central`) for a bound workspace. */
 export function HistoryScreen() {
   const route = useRoute();
-  return route.segments[1] === CENTRAL ? <RemoteHistory columns={COLUMNS} Filters={CentralHistoryFilters} /> : <LocalHistory />;
+  return route.segments[1] === CENTRAL ? <RemoteHistory columns={COLUMNS} Filters={CentralHistoryFilters} filterFields={HISTORY_FILTER_FIELDS} /> : <LocalHistory />;
 }
 
 function LocalHistory() {
@@ -242,6 +245,7 @@ function LocalHistory() {
           selectedKey={selected === undefined ? undefined : String(selected)}
           emptyText="No history entry matches. Every change made in this workspace is recorded here."
           onOpen={(row) => navigate(href(`/history/${String(row.pk)}`, params))}
+          fieldsShown={HISTORY_FILTER_FIELDS}
         />
       </section>
       <div className="detail-pane">

@@ -283,6 +283,7 @@ export function HostsScreen() {
             'No host is known yet. Import an EVE log or a host identity file.',
           )}
           onOpen={(row) => open(String(row.ip))}
+          fieldsShown={HOST_FILTERS}
         />
       </section>
       <div className="detail-pane">

@@ -88,10 +88,16 @@ function sameQuery(a: Query, b: Query): boolean {
   return true;
 }
 
-/** A failure in words a user can act on (a 400 on a list is a bad filter value). */
-export function failureText(failure: ApiFailure): string {
+/**
+ * A failure in words a user can act on (a 400 on a list is a bad filter value). The errors of
+ * `shown` fields are left out: the screen shows them beside their controls already, and the same
+ * message twice reads as two problems.
+ */
+export function failureText(failure: ApiFailure, shown: readonly string[] = []): string {
   const errors = failure.fieldErrors();
   const fields = Object.entries(errors).filter(([key]) => key !== 'detail');
-  if (fields.length > 0) return fields.map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(' ') : String(value)}`).join('; ');
+  const rest = fields.filter(([key]) => !shown.includes(key));
+  if (rest.length > 0) return rest.map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(' ') : String(value)}`).join('; ');
+  if (fields.length > 0) return 'Nothing to show until the filter above is corrected.';
   return failure.message;
 }
