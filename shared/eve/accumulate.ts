@@ -42,28 +42,29 @@ export class EvidenceBatch {
     for (const lists of this.byAddress.values()) for (const keys of lists.values()) yield* keys.values();
   }
 
-  private host(ip: string, at: number): GatheredHost {
+  private host(ip: string, first: number, last: number): GatheredHost {
     let host = this.hosts.get(ip);
     if (!host) {
-      host = { ip, hits: 0, first: at, last: at };
+      host = { ip, hits: 0, first, last };
       this.hosts.set(ip, host);
     } else {
-      if (at < host.first) host.first = at;
-      if (at > host.last) host.last = at;
+      if (first < host.first) host.first = first;
+      if (last > host.last) host.last = last;
     }
     return host;
   }
 
   add(derived: Derived): void {
-    for (const ip of derived.alerted) this.host(ip, derived.at).hits++;
+    const from = derived.from ?? derived.at;
+    for (const ip of derived.alerted) this.host(ip, derived.at, derived.at).hits++;
     for (const evidence of derived.evidence) {
-      this.host(evidence.ip, derived.at);
+      this.host(evidence.ip, from, derived.at);
       const known = this.find(evidence.ip, evidence.list, evidence.key);
       if (!known) {
-        this.put({ ip: evidence.ip, list: evidence.list, key: evidence.key, item: evidence.item, first: derived.at, last: derived.at });
+        this.put({ ip: evidence.ip, list: evidence.list, key: evidence.key, item: evidence.item, first: from, last: derived.at });
         continue;
       }
-      if (derived.at < known.first) known.first = derived.at;
+      if (from < known.first) known.first = from;
       if (derived.at >= known.last) {
         // The latest details win (a certificate renewed, a server upgraded).
         known.last = derived.at;

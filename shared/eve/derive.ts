@@ -6,7 +6,7 @@
  */
 import { isIpLiteral } from '../app/bridge';
 import type { JsonObject, JsonValue } from '../resources/fields';
-import { isObject, text, type Endpoint, type EveEvent } from './event';
+import { eveTimestamp, isObject, text, type Endpoint, type EveEvent } from './event';
 
 /** The host_id lists a piece of evidence adds to (the others, net_info, are computed). */
 export type EvidenceList = 'hostname' | 'username' | 'roles' | 'client_service' | 'http.user_agent' | 'tls.ja3' | 'tls.ja4' | 'ssh.client' | 'services';
@@ -21,7 +21,13 @@ export interface Evidence {
 }
 
 export interface Derived {
+  /** When the event was logged: the last time its evidence was seen. */
   readonly at: number;
+  /**
+   * When what it tells began, if before `at`: a flow is logged when it ends (or times out), and
+   * its hosts were seen from its start.
+   */
+  readonly from?: number;
   readonly evidence: readonly Evidence[];
   /** Addresses that take part in an alert (one hit each). */
   readonly alerted: readonly string[];
@@ -249,6 +255,12 @@ function flow(event: EveEvent, out: Collector): void {
   out.clientService(client.ip, event.appProto);
 }
 
+/** A flow's own start (`flow.start`, in the event's time form), if it is one. */
+function flowStart(body: JsonObject): number | undefined {
+  const flow = body.flow;
+  return isObject(flow) && typeof flow.start === 'string' ? eveTimestamp(flow.start) : undefined;
+}
+
 /** The evidence of one event. */
 export function deriveEvidence(event: EveEvent): Derived {
   const out = new Collector();
@@ -287,6 +299,7 @@ export function deriveEvidence(event: EveEvent): Derived {
     default:
       break;
   }
-  return { at: event.at, evidence: out.evidence, alerted };
+  const from = event.type === 'flow' ? flowStart(body) : undefined;
+  return from !== undefined && from < event.at ? { at: event.at, from, evidence: out.evidence, alerted } : { at: event.at, evidence: out.evidence, alerted };
 }
 

@@ -156,6 +156,24 @@ describe('rules of derivation', () => {
     expect(printer.evidence).toContainEqual({ ip: '10.0.0.6', list: 'roles', key: 'printer', item: { name: 'printer' } });
   });
 
+  test('a flow is logged when it ends: its hosts and service were seen from its own start, whatever offset it carries', () => {
+    const flow = { ...base, timestamp: '2025-03-01T12:00:00.000000+0100', event_type: 'flow', src_ip: '10.0.0.5', src_port: 50010, dest_ip: '10.0.0.7', dest_port: 443, app_proto: 'tls' };
+    const long = deriveEvidence(event({ ...flow, flow: { pkts_toserver: 9, pkts_toclient: 8, start: '2025-03-01T09:15:00.250000+0100', end: '2025-03-01T11:59:00.000000+0100' } }));
+    const at = Date.UTC(2025, 2, 1, 11) * 1000;
+    expect(long.at).toBe(at);
+    expect(long.from).toBe(Date.UTC(2025, 2, 1, 8, 15, 0, 250) * 1000);
+    const batch = new EvidenceBatch();
+    batch.add(long);
+    const server = identity(batch, '10.0.0.7');
+    expect(server.first_seen).toBe('2025-03-01T08:15:00.250000+00:00');
+    expect(server.last_seen).toBe('2025-03-01T11:00:00.000000+00:00');
+    expect(server.services).toEqual([{ proto: 'TCP', port: 443, values: [{ app_proto: 'tls', first_seen: '2025-03-01T08:15:00.250000+0000', last_seen: '2025-03-01T11:00:00.000000+0000' }] }]);
+    expect(identity(batch, '10.0.0.5').client_service).toEqual([{ name: 'tls', first_seen: '2025-03-01T08:15:00.250000+00:00', last_seen: '2025-03-01T11:00:00.000000+00:00' }]);
+    // A start that is not a time, or after the event, is not used.
+    expect(deriveEvidence(event({ ...flow, flow: { pkts_toserver: 9, pkts_toclient: 8, start: 'yesterday' } })).from).toBeUndefined();
+    expect(deriveEvidence(event({ ...flow, flow: { pkts_toserver: 9, pkts_toclient: 8, start: '2025-03-01T12:30:00.000000+0100' } })).from).toBeUndefined();
+  });
+
   test('a DHCP hostname goes to the assigned address', () => {
     const dhcp = deriveEvidence(event({ ...base, event_type: 'dhcp', proto: 'UDP', src_ip: '10.0.0.1', src_port: 67, dest_ip: '255.255.255.255', dest_port: 68, dhcp: { type: 'reply', assigned_ip: '10.0.0.42', hostname: 'laptop-7' } }));
     expect(dhcp.evidence).toContainEqual({ ip: '10.0.0.42', list: 'hostname', key: 'laptop-7', item: { host: 'laptop-7' } });
