@@ -65,8 +65,8 @@ export function unpackRecords({ text, numbers }: PackedRecords): IdentityRecord[
   let at = 0;
   const take = (length: number) => text.slice(at, (at += length));
   for (let n = 0; n < numbers.length; n += PACKED_FIELDS) {
-    const [hits, first, last, ip, hostnames, data] = numbers.subarray(n, n + PACKED_FIELDS) as unknown as [number, number, number, number, number, number];
-    records.push({ ip: take(ip), hits, first_seen: first, last_seen: last, hostnames: take(hostnames), data: take(data) });
+    const field = (k: number) => numbers[n + k]!;
+    records.push({ ip: take(field(3)), hits: field(0), first_seen: field(1), last_seen: field(2), hostnames: take(field(4)), data: take(field(5)) });
   }
   return records;
 }
