@@ -85,7 +85,7 @@ const IDENTITY_YOUNG_GENERATION_MB = 16;
 /** Addresses per chunk of a staged read. */
 const READ_CHUNK = 64;
 /** Chunks a staged read posts ahead of those taken: its rows wait in memory, a few MB at most. */
-const READ_AHEAD = 32;
+const READ_AHEAD = 16;
 
 /**
  * Can this thread block on a shared counter? Node's main thread can; a host that forbids it (a
