@@ -71,7 +71,7 @@ export function unpackRecords({ text, numbers }: PackedRecords): IdentityRecord[
   return records;
 }
 
-export type IdentityAnswer = { readonly rows: IdentityRecord[] } | { readonly packed: PackedRecords } | { readonly end: number } | { readonly error: string };
+export type IdentityAnswer = { readonly rows: IdentityRecord[] } | { readonly packed: PackedRecords } | { readonly end: true } | { readonly error: string };
 
 /** Addresses to write from which their identities are made on a thread (fewer: not worth starting one). */
 const IDENTITY_THREAD_FROM = 4096;
@@ -249,15 +249,13 @@ function readStaged(read: StagedRead, answer: (message: IdentityAnswer) => void)
   try {
     staged = StagedEvidence.open(read.database);
     let posted = 0;
-    let rows = 0;
     for (const sources of staged.sources(read.importPk, read.everyLocal, READ_CHUNK)) {
       const made = identityRecords(sources, read.homeNets);
       for (let seen = Atomics.load(taken, 0); posted - seen >= READ_AHEAD; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, 1000);
       answer({ packed: packRecords(made) });
       posted++;
-      rows += made.length;
     }
-    answer({ end: rows });
+    answer({ end: true });
   } catch (error) {
     answer({ error: error instanceof Error ? error.message : String(error) });
   } finally {

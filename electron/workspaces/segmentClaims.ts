@@ -33,11 +33,6 @@ export class SegmentClaims {
     return new SegmentClaims(shared, count, ahead);
   }
 
-  /** Segments claimed so far (the next to claim). */
-  get claimed(): number {
-    return Math.min(Atomics.load(this.counters, NEXT), this.count);
-  }
-
   get stopped(): boolean {
     return Atomics.load(this.counters, STOP) !== 0;
   }

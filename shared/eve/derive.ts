@@ -299,7 +299,7 @@ export function deriveEvidence(event: EveEvent): Derived {
     default:
       break;
   }
-  const from = event.type === 'flow' ? flowStart(body) : undefined;
+  const from = event.type === 'flow' && out.evidence.length > 0 ? flowStart(body) : undefined;
   return from !== undefined && from < event.at ? { at: event.at, from, evidence: out.evidence, alerted } : { at: event.at, evidence: out.evidence, alerted };
 }
 

@@ -118,7 +118,7 @@ describe('segments claimed in turn by the threads that read them', () => {
     expect(stopped.claim(false)).toBeUndefined();
     // The same counters seen from another thread.
     const other = SegmentClaims.of(claims.shared, 5, 2);
-    expect([other.claimed, other.claim(false)]).toEqual([5, undefined]);
+    expect(other.claim(false)).toBeUndefined();
   });
 
   test('this thread and two workers claiming one file: every segment read once, the results taken in order equal the whole', async () => {

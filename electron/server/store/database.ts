@@ -31,11 +31,13 @@ export interface DatabaseSource {
   readonly nativeBinding?: string;
 }
 
-const sources = new WeakMap<Db, DatabaseSource>();
+const opened = new WeakMap<Db, Omit<DatabaseSource, 'module'>>();
 
 /** Where a database opened by openDatabase can be opened again (undefined for an in-memory one). */
 export function databaseSource(db: Db): DatabaseSource | undefined {
-  return sources.get(db);
+  const source = opened.get(db);
+  // better-sqlite3 is found when a thread asks, not at every opening.
+  return source && { ...source, module: createRequire(__filename).resolve('better-sqlite3') };
 }
 
 /** Case-insensitive containment, Unicode-aware (SQLite's LIKE folds ASCII only). */
@@ -76,10 +78,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma(`cache_size = -${PAGE_CACHE_MB * 1024}`);
     db.function('contains_folded', { deterministic: true }, containsFolded);
     migrate(db, file);
-    if (file !== ':memory:') {
-      const module = createRequire(__filename).resolve('better-sqlite3');
-      sources.set(db, { file: path.resolve(file), module, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-    }
+    if (file !== ':memory:') opened.set(db, { file: path.resolve(file), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
     return db;
   } catch (error) {
     db.close();

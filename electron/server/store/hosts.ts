@@ -52,7 +52,6 @@ const ORDER_SQL: Readonly<Record<string, string>> = {
   ...Object.fromEntries(HOST_LISTS.map((list) => [`host_id.${list}_count`, `json_extract(data, '$."${list}_count"')`])),
 };
 
-
 /** The central server's identity of an address (or an imported one) as served, and kept as its central part. */
 const UPSERT_CENTRAL = `
 INSERT INTO host_id (ip, hits, central_hits, first_seen, last_seen, hostnames, data, central)
