@@ -17,6 +17,12 @@ import { readEveLine, type SkipReason } from '../../shared/eve/event';
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 /**
+ * Whole lines are decoded this many bytes at a time at most: a text of a megabyte is made outside
+ * the V8 heap and kept until a full collection, with all its lines' memory, where one of 64 KiB
+ * is made in the young generation and goes with them.
+ */
+const RUN_BYTES = 64 * 1024;
+/**
  * The chunk a thread reads into, used again by each segment it reads (segments are read one at a
  * time on a thread, and nothing read is kept in it): fresh memory for every chunk cost more than
  * copying the file out of the page cache.
@@ -168,7 +174,10 @@ export function readSegment(task: SegmentTask, into?: EvidenceBatch): SegmentRes
         // once (a newline is never part of a UTF-8 sequence, so the text splits where the bytes do).
         const lastStart = end - 1 - at;
         const stop = lastStart < i ? newline : chunk.indexOf(0x0a, Math.max(newline, lastStart));
-        const runEnd = stop === -1 ? chunk.lastIndexOf(0x0a) : stop;
+        const wholeEnd = stop === -1 ? chunk.lastIndexOf(0x0a) : stop;
+        // At most RUN_BYTES at a time (one line at least): a longer text would be made outside the
+        // heap, and outlive its lines until the next full collection.
+        const runEnd = wholeEnd - i <= RUN_BYTES ? wholeEnd : Math.max(newline, chunk.lastIndexOf(0x0a, i + RUN_BYTES));
         // Most logs are ASCII through and through: such a run is decoded four times faster as ASCII.
         const run = chunk.subarray(i, runEnd);
         const texts = run.toString(isAscii(run) ? 'ascii' : 'utf8').split('\n');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
 import { EvidenceBatch } from '../../shared/eve/accumulate';
-import { readSegment, type SegmentResult } from '../../electron/workspaces/eveSegment';
+import { lineOutcome, readSegment, type SegmentResult } from '../../electron/workspaces/eveSegment';
 import { fileSources, importEve } from '../../electron/workspaces/eveImport';
 import { SegmentReaders } from '../../electron/workspaces/eveWorkers';
 import { SegmentClaims } from '../../electron/workspaces/segmentClaims';
@@ -87,6 +87,37 @@ describe('segments of a plain EVE file', () => {
       if (round % 4 === 0) cuts.push(...cuts.map((c) => fs.readFileSync(file).indexOf(0x0a, c) + (round % 8 === 0 ? 1 : 0)));
       expect(combined(cutAt(file, size, cuts)), `cuts ${cuts.join(',')}`).toEqual(whole);
     }
+  });
+
+  test('lines decoded a run at a time read as each line alone reads: runs of many short lines, lines longer than a run, non-ASCII text', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'eve.json');
+    const good = fs.readFileSync(TROLLOPE, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    // 100 KB and 300 KB lines (longer than a run, shorter than the limit) among about 2 MB of short
+    // ones, some with non-ASCII host names: every chunk holds several runs and a run's end falls anywhere.
+    const long = (n: number) => `{"timestamp":"2024-01-01T00:00:00.000000+0000","event_type":"stats","stats":{"pad":"${'y'.repeat(n)}"}}`;
+    const lines: string[] = [];
+    for (let i = 0; lines.join('\n').length < 2_000_000; i++) {
+      const line = good[i % good.length]!;
+      lines.push(i % 97 === 3 ? line.replace(/"sni":"[^"]*"/, '"sni":"hôte-ü.example"') : line);
+      if (i % 500 === 250) lines.push(long(100_000 + (i % 3) * 100_000));
+    }
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const size = fs.statSync(file).size;
+    // Each line alone, through the same line reader.
+    const oracle = new EvidenceBatch();
+    let events = 0;
+    for (const line of lines) {
+      const outcome = lineOutcome(line);
+      if (outcome !== 'blank' && !('skip' in outcome)) events++;
+      if (outcome !== 'blank' && 'derived' in outcome) oracle.add(outcome.derived);
+    }
+    const expected = { values: oracle.inKeyOrder().values, hosts: [...oracle.hosts.entries()].sort(([a], [b]) => a.localeCompare(b)) };
+    const whole = combined([readSegment({ file, start: 0, end: size, size, atLineStart: true })]);
+    expect(whole.lines).toBe(lines.length);
+    expect(whole.events).toBe(events);
+    expect(whole.evidence).toEqual(expected);
+    expect(combined(cutAt(file, size, [70_000, 1_048_000, 1_048_577, 1_500_000]))).toEqual(whole);
   });
 
   test('a line longer than the limit is read past in whichever segment it starts, without being held', () => {
