@@ -41,9 +41,10 @@ const IMPORT_PAGE_CACHE_MB = 16;
 const SEGMENT_BYTES = 8 * 1024 * 1024;
 /**
  * Segments a thread may claim past the last one taken in file order: enough that a reader thread
- * never waits while the import stages a batch, few enough that the results waiting stay small.
+ * does not wait while the import stages a batch, few enough that the results waiting stay small
+ * (at 3, the reader thread of a 1 GB import waited 1.9-2.4 s of its 9-10 s; at 5, 0.2 s; at 6, 0.1 s).
  */
-const SEGMENTS_AHEAD = 3;
+const SEGMENTS_AHEAD = 6;
 
 export class EveImportError extends Error {}
 
