@@ -50,7 +50,7 @@ export class StagedEvidence {
           `SELECT ip, sum(hits), min(first_seen), max(last_seen) FROM (
              SELECT ip, hits, first_seen, last_seen FROM host_local WHERE ip IN (SELECT value FROM json_each(@ips))
              UNION ALL
-             SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE ip IN (SELECT value FROM json_each(@ips))
+             SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE ip BETWEEN @first AND @last
            ) GROUP BY ip`,
         )
         .raw();
@@ -58,7 +58,7 @@ export class StagedEvidence {
         .prepare(
           `SELECT ip, list, key, item, first_seen, last_seen, 0 FROM host_evidence WHERE ip IN (SELECT value FROM json_each(@ips))
            UNION ALL
-           SELECT ip, list, key, item, first_seen, last_seen, 1 FROM ${staging.values} WHERE ip IN (SELECT value FROM json_each(@ips))
+           SELECT ip, list, key, item, first_seen, last_seen, 1 FROM ${staging.values} WHERE ip BETWEEN @first AND @last
            ORDER BY 1, 2, 3, 7`,
         )
         .raw();
@@ -66,9 +66,12 @@ export class StagedEvidence {
       for (let at = 0; at < ips.length; at += size) {
         const slice = ips.slice(at, at + size);
         const list = JSON.stringify(slice);
+        // The staging holds this import's addresses only, each of them in `ips`: those between
+        // the slice's first and last are the slice's, read as one range of the staging's key.
+        const chunkOf = { ips: list, first: slice[0]!, last: slice[slice.length - 1]! };
         const evidence = new Map<string, EvidenceRow[]>();
         let previous: ValueRow | undefined;
-        for (const row of values.all({ ips: list }) as ValueRow[]) {
+        for (const row of values.all(chunkOf) as ValueRow[]) {
           const [ip, kind, key, item, first, last] = row;
           let rows = evidence.get(ip);
           if (!rows) evidence.set(ip, (rows = []));
@@ -82,7 +85,7 @@ export class StagedEvidence {
         const central = new Map<string, [string | null, number | null]>();
         for (const [ip, data, hits] of centrals.all(list) as [string, string | null, number | null][]) central.set(ip, [data, hits]);
         const local = new Map<string, [number, number, number]>();
-        for (const [ip, hits, first, last] of hosts.all({ ips: list }) as [string, number, number, number][]) local.set(ip, [hits, first, last]);
+        for (const [ip, hits, first, last] of hosts.all(chunkOf) as [string, number, number, number][]) local.set(ip, [hits, first, last]);
         const chunk: IdentitySource[] = [];
         for (const ip of slice) {
           const seen = local.get(ip);
