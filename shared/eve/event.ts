@@ -77,6 +77,9 @@ function daysIn(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+/** The day of the last timestamp read, and its start (a log's events come day by day: Date.UTC once a day). */
+const lastDay = { key: -1, millis: 0 };
+
 /**
  * Suricata's own form, `2022-11-18T00:15:51.533831+0100`, read without a regular expression (an
  * import reads millions); anything else goes through the general ISO 8601 reader.
@@ -98,11 +101,15 @@ export function eveTimestamp(text: string): number | undefined {
       sign !== 0 && year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 &&
       second >= 0 && second <= 59 && micros >= 0 && offsetHours >= 0 && offsetHours <= 23 && offsetMinutes >= 0 && offsetMinutes <= 59
     ) {
-      // Date.UTC rolls 31 February over to March: such a date is refused as the general reader does.
-      if (day <= daysIn(year, month)) {
-        const millis = Date.UTC(year, month - 1, day, hour, minute, second);
-        return (millis - sign * (offsetHours * 60 + offsetMinutes) * 60_000) * 1000 + micros;
+      const dayKey = (year * 16 + month) * 32 + day;
+      if (dayKey !== lastDay.key) {
+        // Date.UTC rolls 31 February over to March: such a date is refused as the general reader does.
+        if (day > daysIn(year, month)) return parseIsoDateTime(text);
+        lastDay.key = dayKey;
+        lastDay.millis = Date.UTC(year, month - 1, day);
       }
+      const millis = lastDay.millis + ((hour * 60 + minute) * 60 + second) * 1000;
+      return (millis - sign * (offsetHours * 60 + offsetMinutes) * 60_000) * 1000 + micros;
     }
   }
   return parseIsoDateTime(text);

@@ -240,6 +240,20 @@ describe('timestamps', () => {
     expect(eveTimestamp('2024-02-29T00:00:00.000000+0000')).toBe(Date.UTC(2024, 1, 29) * 1000);
     expect(eveTimestamp('1900-02-29T00:00:00.000000+0000')).toBeUndefined();
   });
+
+  test('times of days read one after another in any order, impossible ones among them, are each read as the general reader reads them', () => {
+    const random = prng(7);
+    const two = (n: number) => String(n).padStart(2, '0');
+    const pick = (n: number) => Math.floor(random() * n);
+    let last = '';
+    for (let i = 0; i < 5000; i++) {
+      // Often the same day as the one before (as in a log), sometimes another, sometimes no such day.
+      const day = i % 3 === 0 || last === '' ? `${1999 + pick(30)}-${two(1 + pick(12))}-${two(1 + pick(31))}` : last.slice(0, 10);
+      const text = `${day}T${two(pick(25))}:${two(pick(60))}:${two(pick(60))}.${String(pick(1e6)).padStart(6, '0')}${random() < 0.5 ? '+' : '-'}${two(pick(15))}${two(pick(4) * 15)}`;
+      expect(eveTimestamp(text), text).toBe(parseIsoDateTime(text));
+      last = text;
+    }
+  });
 });
 
 describe('gathering', () => {
