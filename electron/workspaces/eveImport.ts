@@ -15,13 +15,14 @@ import zlib from 'node:zlib';
 import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { SKIP_REASONS, type SkipReason } from '../../shared/eve/event';
 import { parseHomeNets } from '../../shared/eve/identity';
-import { databaseSource } from '../server/store/database';
+import { databaseSource, type DatabaseSource } from '../server/store/database';
 import type { EveFileRecord, GatheredBatch } from '../server/store/evidence';
 import type { Services } from '../server/store/services';
 import { FIRST_SKIPS, lineOutcome, MAX_LINE_BYTES, readSegment, type SegmentResult, type SegmentTask } from './eveSegment';
 import { SegmentReaders } from './eveWorkers';
 import { SegmentClaims } from './segmentClaims';
 import { identityThreadFor, type IdentityThread } from './identityThread';
+import { ChunkClaims, writeStagedIdentities, type StagedIdentities } from './stagedIdentities';
 
 export { MAX_LINE_BYTES };
 /** At most this much of a file's first line finds the file again. */
@@ -591,16 +592,15 @@ export async function importEve(services: Services, options: EveImportOptions): 
     const touched = services.store.write(() => {
       // A staged import's identities are read by the identity thread itself, from a snapshot of
       // its own taken under this transaction's lock, while this thread moves the staging into the
-      // evidence; their rows are written as they come.
-      const readElsewhere =
-        stagedBefore && identities !== undefined && database !== undefined && identities.readStaged({ database, importPk, everyLocal: nets !== undefined, homeNets: nets ?? evidence.homeNets() });
+      // evidence; their rows are written as they come, and those late are made here meanwhile.
+      const read = stagedBefore && identities !== undefined && database !== undefined ? stagedRead(identities, database, importPk, nets, services) : undefined;
       existing = evidence.knownOf(importPk, last!);
       const ips = evidence.commit(importPk, records, last!);
       // Its evidence is in the tables now: its memory can go before the identities are made.
       last = undefined;
       if (nets) evidence.setHomeNets(nets);
       // Otherwise made from the tables here (all of them again, if the thread failed on the way).
-      if (!(readElsewhere && writeStagedRead(identities!, services))) services.hosts.refresh(nets ? evidence.localIps() : ips, identities);
+      if (!(read && writeStagedIdentities(read, services.hosts))) services.hosts.refresh(nets ? evidence.localIps() : ips, identities);
       if (ips.length > 0) {
         services.history.log({ actionType: 'import_host_id', user: options.user ?? adminOf(services), clientIp: '127.0.0.1', comment: null, objects: { count: { value: ips.length } } });
       }
@@ -626,14 +626,15 @@ export async function importEve(services: Services, options: EveImportOptions): 
   }
 }
 
-/** Write the rows of a staged read as the identity thread gives them; false if it failed. */
-function writeStagedRead(thread: IdentityThread, services: Services): boolean {
-  for (;;) {
-    const rows = thread.nextRead();
-    if (rows === 'failed') return false;
-    if (rows === undefined) return true;
-    services.hosts.writeIdentities(rows);
-  }
+/**
+ * The identity thread asked to read a staged import's identities (those of every address with
+ * local evidence when the home networks become `nets`); undefined if it is given up already.
+ */
+function stagedRead(thread: IdentityThread, database: DatabaseSource, importPk: number, nets: string[] | undefined, services: Services): StagedIdentities | undefined {
+  const ips = services.evidence.stagedAddresses(importPk, nets !== undefined);
+  const claims = ChunkClaims.create(ips.length);
+  const homeNets = nets ?? services.evidence.homeNets();
+  return thread.readStaged({ database, importPk, ips, claims: claims.shared, homeNets }) ? { thread, ips, claims, homeNets } : undefined;
 }
 
 function adminOf(services: Services): { pk: number; username: string } {

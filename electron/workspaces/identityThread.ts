@@ -12,6 +12,7 @@ import { identityRecords, type IdentityBuilder, type IdentityRecord, type Identi
 import { eveWorkerCode } from '../server/http/workerSource';
 import type { DatabaseSource } from '../server/store/database';
 import { StagedEvidence } from '../server/store/stagedEvidence';
+import { ChunkClaims, STAGED_CHUNK } from './stagedIdentities';
 
 /** What the worker is given once: the port chunks come by, and the counter it bumps after each answer. */
 export interface IdentitySetup {
@@ -31,8 +32,10 @@ export interface IdentityChunk {
 export interface StagedRead {
   readonly database: DatabaseSource;
   readonly importPk: number;
-  /** Every address with local evidence, not only the import's: the home networks change with it. */
-  readonly everyLocal: boolean;
+  /** The addresses, in order (Evidence.stagedAddresses). */
+  readonly ips: readonly string[];
+  /** Their chunks' claims (stagedIdentities.ts): the thread makes those it claims. */
+  readonly claims: SharedArrayBuffer;
   readonly homeNets: readonly string[];
   /** Chunks taken so far (the thread posts no more than READ_AHEAD past it). */
   readonly taken: SharedArrayBuffer;
@@ -71,7 +74,13 @@ export function unpackRecords({ text, numbers }: PackedRecords): IdentityRecord[
   return records;
 }
 
-export type IdentityAnswer = { readonly rows: IdentityRecord[] } | { readonly packed: PackedRecords } | { readonly end: true } | { readonly error: string };
+export type IdentityAnswer = { readonly rows: IdentityRecord[] } | { readonly packed: PackedRecords; readonly chunk: number } | { readonly end: true } | { readonly error: string };
+
+/** A chunk of a staged read: its number and its rows. */
+export interface ReadChunk {
+  readonly chunk: number;
+  readonly rows: IdentityRecord[];
+}
 
 /** Addresses to write from which their identities are made on a thread (fewer: not worth starting one). */
 const IDENTITY_THREAD_FROM = 4096;
@@ -82,8 +91,6 @@ const ANSWER_TIMEOUT_MS = 10_000;
  * 8 MB its collections took a third of its time, at 32 MB the import's peak RSS neared 300 MB.
  */
 const IDENTITY_YOUNG_GENERATION_MB = 16;
-/** Addresses per chunk of a staged read. */
-const READ_CHUNK = 64;
 /** Chunks a staged read posts ahead of those taken: its rows wait in memory, a few MB at most. */
 const READ_AHEAD = 16;
 
@@ -172,17 +179,26 @@ export class IdentityThread implements IdentityBuilder {
   }
 
   /**
-   * The next chunk of a staged read's rows; undefined once every row is taken; 'failed' when the
-   * thread failed or fell silent (given up then: the caller makes the rows itself).
+   * The next chunk of a staged read's rows; undefined once the thread has made all it claimed;
+   * 'failed' when it failed or fell silent (given up then: the caller makes the rows itself);
+   * 'later' when none has come yet and `wait` is false.
    */
-  nextRead(): IdentityRecord[] | undefined | 'failed' {
+  nextRead(wait = true): ReadChunk | undefined | 'failed' | 'later' {
     const reading = this.reading;
     if (!reading) throw new Error('no staged read is under way');
-    const answer = this.broken ? undefined : this.answer();
+    if (!wait && !this.broken) {
+      const received = receiveMessageOnPort(this.port);
+      if (!received) return 'later';
+      return this.readAnswer(reading, received.message as IdentityAnswer);
+    }
+    return this.readAnswer(reading, this.broken ? undefined : this.answer());
+  }
+
+  private readAnswer(reading: { readonly taken: Int32Array; count: number }, answer: IdentityAnswer | undefined): ReadChunk | undefined | 'failed' {
     if (answer && 'packed' in answer) {
       Atomics.store(reading.taken, 0, ++reading.count);
       Atomics.notify(reading.taken, 0);
-      return unpackRecords(answer.packed);
+      return { chunk: answer.chunk, rows: unpackRecords(answer.packed) };
     }
     this.reading = undefined;
     if (answer && 'end' in answer) return undefined;
@@ -242,17 +258,21 @@ export function serveIdentities(setup: IdentitySetup): void {
   });
 }
 
-/** A staged read on the worker: its chunks' rows posted in order, no more than READ_AHEAD past those taken, then the end. */
+/**
+ * A staged read on the worker: the rows of each chunk it claims posted in order, no more than
+ * READ_AHEAD past those taken, then the end.
+ */
 function readStaged(read: StagedRead, answer: (message: IdentityAnswer) => void): void {
   const taken = new Int32Array(read.taken);
+  const claims = ChunkClaims.of(read.claims);
   let staged: StagedEvidence | undefined;
   try {
     staged = StagedEvidence.open(read.database);
     let posted = 0;
-    for (const sources of staged.sources(read.importPk, read.everyLocal, READ_CHUNK)) {
+    for (const { chunk, sources } of staged.sources(read.importPk, read.ips, STAGED_CHUNK, (k) => claims.claim(k, 'thread'))) {
       const made = identityRecords(sources, read.homeNets);
       for (let seen = Atomics.load(taken, 0); posted - seen >= READ_AHEAD; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, 1000);
-      answer({ packed: packRecords(made) });
+      answer({ packed: packRecords(made), chunk });
       posted++;
     }
     answer({ end: true });

@@ -12,6 +12,7 @@ import { InlineIdentities, type IdentityRecord, type IdentitySource } from '../.
 import { databaseSource } from '../../electron/server/store/database';
 import type { GatheredBatch } from '../../electron/server/store/evidence';
 import { IdentityThread, packRecords, unpackRecords } from '../../electron/workspaces/identityThread';
+import { ChunkClaims, STAGED_CHUNK, writeStagedIdentities } from '../../electron/workspaces/stagedIdentities';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 
 const HOME = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'];
@@ -122,66 +123,110 @@ describe('identities made on another thread', () => {
 });
 
 describe('a staged import read by the identity thread from its own connection', () => {
-  test('gives the rows of the commit and refresh made here: values known before merged with those staged, central parts kept, every local address under new home networks', () => {
-    const rows = (thread: boolean, everyLocal: boolean) => {
-      const opened = workspace();
-      const { evidence, hosts, store } = opened.services;
-      // Evidence known before (an earlier import), and a central part for one address.
-      const earlier = evidence.begin();
-      evidence.stage(earlier, batch(0, 300, 0, 'old'));
-      store.write(() => {
-        const ips = evidence.commit(earlier, [], { values: [], hosts: [] });
-        hosts.refresh(ips);
+  /**
+   * A workspace with evidence known before (an earlier import) and a central part for one
+   * address, and an import staged over it: half its addresses seen again (later, the same service
+   * with a new subject), many new ones, in two batches.
+   */
+  function stagedOver(): { opened: OpenedWorkspace; importPk: number } {
+    const opened = workspace();
+    const { evidence, hosts, store } = opened.services;
+    const earlier = evidence.begin();
+    evidence.stage(earlier, batch(0, 300, 0, 'old'));
+    store.write(() => {
+      const ips = evidence.commit(earlier, [], { values: [], hosts: [] });
+      hosts.refresh(ips);
+    });
+    store.write(() => hosts.save({ ip: '10.1.0.201', hits: 50, hostId: { first_seen: '2020-01-01T00:00:00.000000+00:00', last_seen: '2020-01-02T00:00:00.000000+00:00' }, firstSeen: Date.UTC(2020, 0, 1) * 1000, lastSeen: Date.UTC(2020, 0, 2) * 1000 }));
+    const importPk = evidence.begin();
+    evidence.stage(importPk, batch(150, 300, 100, 'new'));
+    evidence.stage(importPk, batch(400, 200, 200, 'new'));
+    return { opened, importPk };
+  }
+
+  /** The rows the commit and refresh made here give (every local address under new home networks when `everyLocal`). */
+  function madeHere(everyLocal: boolean): IdentityRecord[] {
+    const { opened, importPk } = stagedOver();
+    const { evidence, store } = opened.services;
+    const nets = everyLocal ? ['10.1.0.0/24'] : evidence.homeNets();
+    return store.write(() => {
+      const ips = evidence.commit(importPk, [], { values: [], hosts: [] });
+      if (everyLocal) evidence.setHomeNets(nets);
+      const here = new InlineIdentities();
+      const locals = evidence.localRows(everyLocal ? evidence.localIps() : ips);
+      const sources = [...locals].map(([ip, local]) => {
+        const central = store.db.prepare("SELECT CASE WHEN central = '' THEN data ELSE central END AS data, central_hits AS hits FROM host_id WHERE ip = ?").get(ip) as { data: string | null; hits: number | null } | undefined;
+        return { ip, central: central?.data ?? null, centralHits: central?.hits ?? null, ...local };
       });
-      store.write(() => hosts.save({ ip: '10.1.0.201', hits: 50, hostId: { first_seen: '2020-01-01T00:00:00.000000+00:00', last_seen: '2020-01-02T00:00:00.000000+00:00' }, firstSeen: Date.UTC(2020, 0, 1) * 1000, lastSeen: Date.UTC(2020, 0, 2) * 1000 }));
-      // This import: half the addresses seen again (later, the same service with a new subject), many new ones; in two batches.
-      const importPk = evidence.begin();
-      evidence.stage(importPk, batch(150, 300, 100, 'new'));
-      evidence.stage(importPk, batch(400, 200, 200, 'new'));
+      here.submit(sources, nets);
+      return here.take();
+    });
+  }
+
+  test('gives the rows of the commit and refresh made here: values known before merged with those staged, central parts kept, every local address under new home networks', () => {
+    for (const everyLocal of [false, true]) {
+      const { opened, importPk } = stagedOver();
+      const { evidence, store } = opened.services;
       const nets = everyLocal ? ['10.1.0.0/24'] : evidence.homeNets();
-      const started = thread ? IdentityThread.start() : undefined;
-      if (thread) {
-        expect(started, 'worker threads run here').toBeDefined();
-        threads.push(started!);
-      }
-      return store.write(() => {
-        const asked = started?.readStaged({ database: databaseSource(store.db)!, importPk, everyLocal, homeNets: nets });
-        const ips = evidence.commit(importPk, [], { values: [], hosts: [] });
+      const thread = started();
+      const there = store.write(() => {
+        const ips = evidence.stagedAddresses(importPk, everyLocal);
+        const claims = ChunkClaims.create(ips.length);
+        expect(thread.readStaged({ database: databaseSource(store.db)!, importPk, ips, claims: claims.shared, homeNets: nets })).toBe(true);
+        evidence.commit(importPk, [], { values: [], hosts: [] });
         if (everyLocal) evidence.setHomeNets(nets);
+        // Nothing claimed here: the thread makes every chunk, in order.
         const made: IdentityRecord[] = [];
-        if (asked) {
-          for (let chunk = started!.nextRead(); chunk !== undefined; chunk = started!.nextRead()) {
-            if (chunk === 'failed') throw new Error('the staged read failed');
-            made.push(...chunk);
-          }
-        } else {
-          const here = new InlineIdentities();
-          const locals = evidence.localRows(everyLocal ? evidence.localIps() : ips);
-          const sources = [...locals].map(([ip, local]) => {
-            const central = store.db.prepare("SELECT CASE WHEN central = '' THEN data ELSE central END AS data, central_hits AS hits FROM host_id WHERE ip = ?").get(ip) as { data: string | null; hits: number | null } | undefined;
-            return { ip, central: central?.data ?? null, centralHits: central?.hits ?? null, ...local };
-          });
-          here.submit(sources, nets);
-          made.push(...here.take());
+        for (let chunk = thread.nextRead(); chunk !== undefined; chunk = thread.nextRead()) {
+          if (chunk === 'failed' || chunk === 'later') throw new Error(`the staged read gave ${chunk}`);
+          expect(chunk.chunk).toBe(made.length / STAGED_CHUNK);
+          made.push(...chunk.rows);
         }
         return made;
       });
-    };
-    for (const everyLocal of [false, true]) {
-      const there = rows(true, everyLocal);
       expect(there.length).toBe(everyLocal ? 600 : 450);
-      expect(there).toEqual(rows(false, everyLocal));
+      expect(there).toEqual(madeHere(everyLocal));
       // The central part is merged in, and hits are the larger count.
       expect(there.find((r) => r.ip === '10.1.0.201')).toMatchObject({ hits: 50, first_seen: Date.UTC(2020, 0, 1) * 1000 });
     }
   });
 
+  test('chunks claimed here are made here and skipped by the thread: every row written once, in address order', () => {
+    for (const everyLocal of [false, true]) {
+      const { opened, importPk } = stagedOver();
+      const { evidence, hosts, store } = opened.services;
+      const nets = everyLocal ? ['10.1.0.0/24'] : evidence.homeNets();
+      const thread = started();
+      const before = (store.db.prepare('SELECT max(pk) FROM host_id').pluck().get() as number) ?? 0;
+      store.write(() => {
+        const ips = evidence.stagedAddresses(importPk, everyLocal);
+        const claims = ChunkClaims.create(ips.length);
+        expect(claims.count).toBeGreaterThan(6);
+        // Some chunks taken here before the thread starts, as a late thread's would be.
+        for (const chunk of [0, 2, 3, claims.count - 1]) expect(claims.claim(chunk, 'here')).toBe(true);
+        expect(thread.readStaged({ database: databaseSource(store.db)!, importPk, ips, claims: claims.shared, homeNets: nets })).toBe(true);
+        evidence.commit(importPk, [], { values: [], hosts: [] });
+        if (everyLocal) evidence.setHomeNets(nets);
+        expect(writeStagedIdentities({ thread, ips, claims, homeNets: nets }, hosts)).toBe(true);
+      });
+      expect(thread.givenUp).toBe(false);
+      const expected = madeHere(everyLocal);
+      const written = store.db.prepare('SELECT ip, hits, first_seen, last_seen, hostnames, data FROM host_id WHERE ip IN (SELECT value FROM json_each(?)) ORDER BY ip').all(JSON.stringify(expected.map((r) => r.ip)));
+      expect(written).toEqual(expected);
+      // New addresses numbered in address order, whichever thread made them.
+      const fresh = store.db.prepare('SELECT ip FROM host_id WHERE pk > ? ORDER BY pk').pluck().all(before) as string[];
+      expect(fresh.length).toBeGreaterThan(100);
+      expect(fresh).toEqual([...fresh].sort());
+    }
+  });
+
   test('a database the thread cannot open: the read fails, the thread is given up and the rows are made here', () => {
     const thread = started();
-    expect(thread.readStaged({ database: { file: '/nonexistent/ws.sqlite3', module: databaseSource(workspace().services.store.db)!.module }, importPk: 1, everyLocal: false, homeNets: HOME })).toBe(true);
+    const claims = ChunkClaims.create(1).shared;
+    expect(thread.readStaged({ database: { file: '/nonexistent/ws.sqlite3', module: databaseSource(workspace().services.store.db)!.module }, importPk: 1, ips: ['10.0.0.1'], claims, homeNets: HOME })).toBe(true);
     expect(thread.nextRead()).toBe('failed');
     expect(thread.givenUp).toBe(true);
-    expect(thread.readStaged({ database: { file: '/nonexistent/ws.sqlite3', module: 'x' }, importPk: 1, everyLocal: false, homeNets: HOME })).toBe(false);
+    expect(thread.readStaged({ database: { file: '/nonexistent/ws.sqlite3', module: 'x' }, importPk: 1, ips: ['10.0.0.1'], claims, homeNets: HOME })).toBe(false);
   });
 
   test('rows cross between threads packed, and come back as they were (any text)', () => {

@@ -144,6 +144,16 @@ export class Evidence {
     return this.store.queryOnce(`SELECT count(*) FROM ${stagingOf(importPk).hosts}`, 'select eve_staged_host').pluck().get() as number;
   }
 
+  /**
+   * The addresses whose identities a staged import's commit writes again, in order: those it
+   * staged, and every other one with local evidence when `everyLocal` (the home networks change).
+   */
+  stagedAddresses(importPk: number, everyLocal: boolean): string[] {
+    const staging = stagingOf(importPk);
+    const sql = everyLocal ? `SELECT ip FROM host_local UNION SELECT ip FROM ${staging.hosts} ORDER BY ip` : `SELECT ip FROM ${staging.hosts} ORDER BY ip`;
+    return this.store.queryOnce(sql, 'select eve_staged_host').pluck().all() as string[];
+  }
+
   /** Addresses staged by an import or in its last batch that have an identity already (the others will be new hosts). */
   knownOf(importPk: number, last: GatheredBatch): number {
     const ips = JSON.stringify([...last.hosts].map((h) => h.ip));

@@ -8,7 +8,7 @@ import type { HostEntry } from '../../../shared/api/hostIdentity';
 import { hostRecordOf, type HostRecord } from '../../../shared/api/imports';
 import { pageNumber, type OrderTerm, type PageRequest } from '../../../shared/api/listParams';
 import type { QueryNode } from '../../../shared/api/qfilter';
-import { InlineIdentities, type IdentityBuilder, type IdentityRecord, type IdentitySource } from '../../../shared/eve/identity';
+import { identityRecords, InlineIdentities, type IdentityBuilder, type IdentityRecord, type IdentitySource } from '../../../shared/eve/identity';
 import { HOST_LISTS } from '../../../shared/resources';
 import { CENTRAL_SQL } from './centralPart';
 import type { Evidence } from './evidence';
@@ -254,26 +254,38 @@ export class Hosts {
    */
   refresh(ips: Iterable<string>, builder: IdentityBuilder = new InlineIdentities()): number {
     const homeNets = this.evidence.homeNets();
-    const centrals = this.store.query(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw();
     let count = 0;
     const writeTaken = () => (count += this.writeIdentities(builder.take()));
     // A chunk of addresses at a time: a large import's refresh reads its hosts in a few statements, not three per host.
     for (const chunk of chunksOf(ips, REFRESH_CHUNK)) {
-      const locals = this.evidence.localRows(chunk);
-      if (locals.size === 0) continue;
-      const central = new Map<string, { data: string | null; hits: number | null }>();
-      for (const [ip, data, hits] of centrals.all(JSON.stringify([...locals.keys()])) as [string, string | null, number | null][]) central.set(ip, { data, hits });
-      const sources: IdentitySource[] = [];
-      for (const [ip, local] of locals) {
-        const row = central.get(ip);
-        sources.push({ ip, central: row?.data ?? null, centralHits: row?.hits ?? null, ...local });
-      }
+      const sources = this.sourcesOf(chunk);
+      if (sources.length === 0) continue;
       builder.submit(sources, homeNets);
       // A few chunks ahead: the builder makes their rows while the oldest one's are written.
       if (builder.pending > CHUNKS_AHEAD) writeTaken();
     }
     while (builder.pending > 0) writeTaken();
     return count;
+  }
+
+  /** The served identities of these addresses (those with local evidence), made here from the tables, not written. */
+  identitiesOf(ips: readonly string[], homeNets: readonly string[]): IdentityRecord[] {
+    return identityRecords(this.sourcesOf(ips), homeNets);
+  }
+
+  /** What an identity is made of, for each of these addresses with local evidence: central part and local evidence. */
+  private sourcesOf(ips: readonly string[]): IdentitySource[] {
+    const locals = this.evidence.localRows(ips);
+    if (locals.size === 0) return [];
+    const central = new Map<string, { data: string | null; hits: number | null }>();
+    const centrals = this.store.query(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw();
+    for (const [ip, data, hits] of centrals.all(JSON.stringify([...locals.keys()])) as [string, string | null, number | null][]) central.set(ip, { data, hits });
+    const sources: IdentitySource[] = [];
+    for (const [ip, local] of locals) {
+      const row = central.get(ip);
+      sources.push({ ip, central: row?.data ?? null, centralHits: row?.hits ?? null, ...local });
+    }
+    return sources;
   }
 
   /**

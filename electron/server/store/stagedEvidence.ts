@@ -32,19 +32,15 @@ export class StagedEvidence {
   }
 
   /**
-   * The sources of every address import `importPk` staged (and of every other address with local
-   * evidence when `everyLocal`: the home networks change with it), `size` at a time, in address
-   * order, all read from one snapshot.
+   * The sources of `ips` (the addresses import `importPk` staged, in order, and every other one
+   * with local evidence when the home networks change with it: Evidence.stagedAddresses), `size`
+   * at a time: of each chunk `claim` grants, by its number; all read from one snapshot.
    */
-  *sources(importPk: number, everyLocal: boolean, size: number): Generator<IdentitySource[]> {
+  *sources(importPk: number, ips: readonly string[], size: number, claim: (chunk: number) => boolean): Generator<{ chunk: number; sources: IdentitySource[] }> {
     const { db } = this;
     const staging = stagingOf(importPk);
     db.exec('BEGIN');
     try {
-      const ips = db
-        .prepare(everyLocal ? `SELECT ip FROM host_local UNION SELECT ip FROM ${staging.hosts} ORDER BY ip` : `SELECT ip FROM ${staging.hosts} ORDER BY ip`)
-        .pluck()
-        .all() as string[];
       const hosts = db
         .prepare(
           `SELECT ip, sum(hits), min(first_seen), max(last_seen) FROM (
@@ -64,6 +60,7 @@ export class StagedEvidence {
         .raw();
       const centrals = db.prepare(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw();
       for (let at = 0; at < ips.length; at += size) {
+        if (!claim(at / size)) continue;
         const slice = ips.slice(at, at + size);
         const list = JSON.stringify(slice);
         // The staging holds this import's addresses only, each of them in `ips`: those between
@@ -93,7 +90,7 @@ export class StagedEvidence {
           const [data, centralHits] = central.get(ip) ?? [null, null];
           chunk.push({ ip, central: data, centralHits, hits: seen[0], first: seen[1], last: seen[2], values: evidence.get(ip) ?? [] });
         }
-        yield chunk;
+        yield { chunk: at / size, sources: chunk };
       }
     } finally {
       db.exec('COMMIT');
