@@ -44,8 +44,9 @@ describe('npm run serve on a checkout whose renderer was never built', () => {
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no "listening on" line:\n${output}`)), 170_000);
         child.stdout.on('data', () => {
+          // The web UI line follows "listening on", and may come in a later chunk.
           const match = /^listening on (\S+)$/m.exec(output);
-          if (match) {
+          if (match && /^web UI: /m.test(output.slice(match.index + match[0].length))) {
             clearTimeout(timer);
             resolve(match[1]!);
           }
