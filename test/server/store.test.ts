@@ -2,8 +2,12 @@
  * The store (issue 9): SQL runs only through `query()` (reads) and `command()` (writes), each
  * refusing the other kind, and a statement slower than the threshold is logged with its name.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
-import { openDatabase } from '../../electron/server/store/database';
+import { openDatabase, PAGE_BYTES } from '../../electron/server/store/database';
 import { Store, statementName, type SlowStatementLog } from '../../electron/server/store/store';
 
 function storeWith(slow?: SlowStatementLog): Store {
@@ -41,5 +45,33 @@ describe('statements', () => {
     for (let i = 0; i < 100; i++) store.query('SELECT count(*) FROM appliance').pluck().get();
     expect(reports).toEqual([]);
     store.close();
+  });
+});
+
+describe('the database file', () => {
+  const folder = () => fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-pages-'));
+
+  test('a new workspace database has pages of 16 KB, in WAL mode', () => {
+    const file = path.join(folder(), 'new.sqlite3');
+    const db = openDatabase(file);
+    expect(PAGE_BYTES).toBe(16 * 1024);
+    expect(db.pragma('page_size', { simple: true })).toBe(PAGE_BYTES);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+    expect(new Database(file, { readonly: true }).pragma('page_size', { simple: true })).toBe(PAGE_BYTES);
+  });
+
+  test('a database made before with 4 KB pages keeps them, and its rows, when it is opened and migrated', () => {
+    const file = path.join(folder(), 'old.sqlite3');
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec("CREATE TABLE kept (v TEXT); INSERT INTO kept VALUES ('still here')");
+    expect(old.pragma('page_size', { simple: true })).toBe(4096);
+    old.close();
+    const db = openDatabase(file);
+    expect(db.pragma('page_size', { simple: true })).toBe(4096);
+    expect(db.prepare('SELECT v FROM kept').pluck().get()).toBe('still here');
+    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'host_id'").pluck().get()).toBe(1);
+    db.close();
   });
 });
