@@ -123,21 +123,31 @@ describe('identities made on another thread', () => {
 });
 
 describe('a staged import read by the identity thread from its own connection', () => {
+  /** What the workspace holds before the import: its first import has nothing to merge with. */
+  type Before = 'an earlier import and a central host' | 'nothing' | 'central hosts only';
+  const BEFORE: readonly Before[] = ['an earlier import and a central host', 'nothing', 'central hosts only'];
+
   /**
    * A workspace with evidence known before (an earlier import) and a central part for one
-   * address, and an import staged over it: half its addresses seen again (later, the same service
-   * with a new subject), many new ones, in two batches.
+   * address, or with central hosts only, or with nothing, and an import staged over it: half its
+   * addresses seen again (later, the same service with a new subject), many new ones, in two
+   * batches that overlap.
    */
-  function stagedOver(): { opened: OpenedWorkspace; importPk: number } {
+  function stagedOver(before: Before = BEFORE[0]!): { opened: OpenedWorkspace; importPk: number } {
     const opened = workspace();
     const { evidence, hosts, store } = opened.services;
-    const earlier = evidence.begin();
-    evidence.stage(earlier, batch(0, 300, 0, 'old'));
-    store.write(() => {
-      const ips = evidence.commit(earlier, [], { values: [], hosts: [] });
-      hosts.refresh(ips);
-    });
-    store.write(() => hosts.save({ ip: '10.1.0.201', hits: 50, hostId: { first_seen: '2020-01-01T00:00:00.000000+00:00', last_seen: '2020-01-02T00:00:00.000000+00:00' }, firstSeen: Date.UTC(2020, 0, 1) * 1000, lastSeen: Date.UTC(2020, 0, 2) * 1000 }));
+    if (before === 'an earlier import and a central host') {
+      const earlier = evidence.begin();
+      evidence.stage(earlier, batch(0, 300, 0, 'old'));
+      store.write(() => {
+        const ips = evidence.commit(earlier, [], { values: [], hosts: [] });
+        hosts.refresh(ips);
+      });
+    }
+    if (before !== 'nothing') {
+      store.write(() => hosts.save({ ip: '10.1.0.201', hits: 50, hostId: { first_seen: '2020-01-01T00:00:00.000000+00:00', last_seen: '2020-01-02T00:00:00.000000+00:00' }, firstSeen: Date.UTC(2020, 0, 1) * 1000, lastSeen: Date.UTC(2020, 0, 2) * 1000 }));
+      store.write(() => hosts.save({ ip: '10.9.0.1', hits: 3, hostId: { first_seen: '2020-01-01T00:00:00.000000+00:00', last_seen: '2020-01-02T00:00:00.000000+00:00' }, firstSeen: Date.UTC(2020, 0, 1) * 1000, lastSeen: Date.UTC(2020, 0, 2) * 1000 }));
+    }
     const importPk = evidence.begin();
     evidence.stage(importPk, batch(150, 300, 100, 'new'));
     evidence.stage(importPk, batch(400, 200, 200, 'new'));
@@ -145,8 +155,8 @@ describe('a staged import read by the identity thread from its own connection', 
   }
 
   /** The rows the commit and refresh made here give (every local address under new home networks when `everyLocal`). */
-  function madeHere(everyLocal: boolean): IdentityRecord[] {
-    const { opened, importPk } = stagedOver();
+  function madeHere(everyLocal: boolean, before?: Before): IdentityRecord[] {
+    const { opened, importPk } = stagedOver(before);
     const { evidence, store } = opened.services;
     const nets = everyLocal ? ['10.1.0.0/24'] : evidence.homeNets();
     return store.write(() => {
@@ -163,9 +173,9 @@ describe('a staged import read by the identity thread from its own connection', 
     });
   }
 
-  test('gives the rows of the commit and refresh made here: values known before merged with those staged, central parts kept, every local address under new home networks', () => {
+  test.each(BEFORE)('gives the rows of the commit and refresh made here: values known before merged with those staged, central parts kept, every local address under new home networks (before: %s)', (before) => {
     for (const everyLocal of [false, true]) {
-      const { opened, importPk } = stagedOver();
+      const { opened, importPk } = stagedOver(before);
       const { evidence, store } = opened.services;
       const nets = everyLocal ? ['10.1.0.0/24'] : evidence.homeNets();
       const thread = started();
@@ -184,20 +194,24 @@ describe('a staged import read by the identity thread from its own connection', 
         }
         return made;
       });
-      expect(there.length).toBe(everyLocal ? 600 : 450);
-      expect(there).toEqual(madeHere(everyLocal));
+      expect(there.length).toBe(everyLocal && before === 'an earlier import and a central host' ? 600 : 450);
+      expect(there).toEqual(madeHere(everyLocal, before));
+      // Values staged in both batches are merged: the earliest first seen, the latest last seen and details.
+      const again = there.find((r) => r.ip === '10.1.1.151')!;
+      expect(again.first_seen).toBe((1_700_000_000 + 100) * 1_000_000 + 400);
+      expect(again.last_seen).toBe((1_700_000_000 + 200) * 1_000_000 + 400);
       // The central part is merged in, and hits are the larger count.
-      expect(there.find((r) => r.ip === '10.1.0.201')).toMatchObject({ hits: 50, first_seen: Date.UTC(2020, 0, 1) * 1000 });
+      if (before !== 'nothing') expect(there.find((r) => r.ip === '10.1.0.201')).toMatchObject({ hits: 50, first_seen: Date.UTC(2020, 0, 1) * 1000 });
     }
   });
 
-  test('chunks claimed here are made here and skipped by the thread: every row written once, in address order', () => {
+  test.each(BEFORE)('chunks claimed here are made here and skipped by the thread: every row written once, in address order (before: %s)', (before) => {
     for (const everyLocal of [false, true]) {
-      const { opened, importPk } = stagedOver();
+      const { opened, importPk } = stagedOver(before);
       const { evidence, hosts, store } = opened.services;
       const nets = everyLocal ? ['10.1.0.0/24'] : evidence.homeNets();
       const thread = started();
-      const before = (store.db.prepare('SELECT max(pk) FROM host_id').pluck().get() as number) ?? 0;
+      const lastPk = (store.db.prepare('SELECT max(pk) FROM host_id').pluck().get() as number) ?? 0;
       store.write(() => {
         const ips = evidence.stagedAddresses(importPk, everyLocal);
         const claims = ChunkClaims.create(ips.length);
@@ -210,11 +224,11 @@ describe('a staged import read by the identity thread from its own connection', 
         expect(writeStagedIdentities({ thread, ips, claims, homeNets: nets }, hosts)).toBe(true);
       });
       expect(thread.givenUp).toBe(false);
-      const expected = madeHere(everyLocal);
+      const expected = madeHere(everyLocal, before);
       const written = store.db.prepare('SELECT ip, hits, first_seen, last_seen, hostnames, data FROM host_id WHERE ip IN (SELECT value FROM json_each(?)) ORDER BY ip').all(JSON.stringify(expected.map((r) => r.ip)));
       expect(written).toEqual(expected);
       // New addresses numbered in address order, whichever thread made them.
-      const fresh = store.db.prepare('SELECT ip FROM host_id WHERE pk > ? ORDER BY pk').pluck().all(before) as string[];
+      const fresh = store.db.prepare('SELECT ip FROM host_id WHERE pk > ? ORDER BY pk').pluck().all(lastPk) as string[];
       expect(fresh.length).toBeGreaterThan(100);
       expect(fresh).toEqual([...fresh].sort());
     }

@@ -41,24 +41,34 @@ export class StagedEvidence {
     const staging = stagingOf(importPk);
     db.exec('BEGIN');
     try {
+      // A workspace with no local evidence before this import (its first) has nothing to merge
+      // the staging with: each chunk is one range of the staging, read in its key's order.
+      const before = db.prepare('SELECT EXISTS (SELECT 1 FROM host_local), EXISTS (SELECT 1 FROM host_id)').raw().get() as [0 | 1, 0 | 1];
+      const anyLocal = before[0] === 1;
+      const anyHost = before[1] === 1;
       const hosts = db
         .prepare(
-          `SELECT ip, sum(hits), min(first_seen), max(last_seen) FROM (
-             SELECT ip, hits, first_seen, last_seen FROM host_local WHERE ip IN (SELECT value FROM json_each(@ips))
-             UNION ALL
-             SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE ip BETWEEN @first AND @last
-           ) GROUP BY ip`,
+          anyLocal
+            ? `SELECT ip, sum(hits), min(first_seen), max(last_seen) FROM (
+                 SELECT ip, hits, first_seen, last_seen FROM host_local WHERE ip IN (SELECT value FROM json_each(@ips))
+                 UNION ALL
+                 SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE ip BETWEEN @first AND @last
+               ) GROUP BY ip`
+            : `SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE ip BETWEEN @first AND @last`,
         )
         .raw();
       const values = db
         .prepare(
-          `SELECT ip, list, key, item, first_seen, last_seen, 0 FROM host_evidence WHERE ip IN (SELECT value FROM json_each(@ips))
-           UNION ALL
-           SELECT ip, list, key, item, first_seen, last_seen, 1 FROM ${staging.values} WHERE ip BETWEEN @first AND @last
-           ORDER BY 1, 2, 3, 7`,
+          anyLocal
+            ? `SELECT ip, list, key, item, first_seen, last_seen, 0 FROM host_evidence WHERE ip IN (SELECT value FROM json_each(@ips))
+               UNION ALL
+               SELECT ip, list, key, item, first_seen, last_seen, 1 FROM ${staging.values} WHERE ip BETWEEN @first AND @last
+               ORDER BY 1, 2, 3, 7`
+            : `SELECT ip, list, key, item, first_seen, last_seen, 1 FROM ${staging.values} WHERE ip BETWEEN @first AND @last
+               ORDER BY ip, list, key`,
         )
         .raw();
-      const centrals = db.prepare(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw();
+      const centrals = anyHost ? db.prepare(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw() : undefined;
       for (let at = 0; at < ips.length; at += size) {
         if (!claim(at / size)) continue;
         const slice = ips.slice(at, at + size);
@@ -80,7 +90,7 @@ export class StagedEvidence {
           previous = row;
         }
         const central = new Map<string, [string | null, number | null]>();
-        for (const [ip, data, hits] of centrals.all(list) as [string, string | null, number | null][]) central.set(ip, [data, hits]);
+        for (const [ip, data, hits] of (centrals?.all(list) ?? []) as [string, string | null, number | null][]) central.set(ip, [data, hits]);
         const local = new Map<string, [number, number, number]>();
         for (const [ip, hits, first, last] of hosts.all(chunkOf) as [string, number, number, number][]) local.set(ip, [hits, first, last]);
         const chunk: IdentitySource[] = [];
