@@ -23,6 +23,30 @@ function timedItem(item: string, first: string, last: string): string | undefine
   return item.length === 2 ? `{${times}` : `${item.slice(0, -1)},${times}`;
 }
 
+/**
+ * A stored service as the import writes it (JSON.stringify of `{proto, port, app_proto, ...details}`):
+ * its protocol, port and application protocol, plain strings and a port number, then its details.
+ */
+const SERVICE_HEAD = /^\{"proto":"([^"\\\u0000-\u001f]*)","port":(0|[1-9][0-9]{0,4}),"app_proto":("[^"\\\u0000-\u001f]*")(?=[,}])/;
+
+/**
+ * A stored service of that form, read without parsing it: what groups it (protocol and port), the
+ * head of its group, and its value with its times (the fields in the order the object path writes
+ * them: application protocol, times, details); undefined for any other form.
+ */
+function serviceText(item: string, first: number, last: number): { id: string; head: string; value: string } | undefined {
+  const head = SERVICE_HEAD.exec(item);
+  if (!head || item.charCodeAt(item.length - 1) !== 0x7d) return undefined;
+  const details = item.slice(head[0].length, -1);
+  if (details.includes('"first_seen"') || details.includes('"last_seen"')) return undefined;
+  const [, proto, port, app] = head;
+  return {
+    id: `${proto}/${port}`,
+    head: `{"proto":"${proto}","port":${port},"values":[`,
+    value: `{"app_proto":${app},"first_seen":"${eveTime(first)}","last_seen":"${eveTime(last)}"${details}}`,
+  };
+}
+
 /** The row of an address with local evidence only, or undefined when an item is not of the usual form. */
 export function localIdentityRecord(source: IdentitySource, homeNets: readonly Network[]): IdentityRecord | undefined {
   const items = new Map<string, string[]>();
@@ -31,6 +55,13 @@ export function localIdentityRecord(source: IdentitySource, homeNets: readonly N
   const services = new Map<string, { head: string; values: string[] }>();
   for (const [list, , item, first, last] of source.values) {
     if (list === 'services') {
+      const text = serviceText(item, first, last);
+      if (text) {
+        const service = services.get(text.id);
+        if (service) service.values.push(text.value);
+        else services.set(text.id, { head: text.head, values: [text.value] });
+        continue;
+      }
       const { proto, port, app_proto, ...details } = JSON.parse(item) as JsonObject;
       if ('first_seen' in details || 'last_seen' in details) return undefined;
       const id = `${String(proto)}/${String(port)}`;

@@ -364,6 +364,13 @@ describe('identity', () => {
           { hash: 'abc', agent: [] },
           { proto: 'TCP', port: Math.floor(random() * 65536), ...(random() < 0.7 ? { app_proto: pick(['http', 'tls']) } : {}), tls: { subject: 'CN=é' } },
           { proto: 'UDP', port: 53 },
+          // Services of one protocol and port written as text and through objects side by side.
+          { proto: 'TCP', port: 443, ...(random() < 0.7 ? { app_proto: pick(['tls', 'unknown', 'h"2', 'é\\x']) } : {}) },
+          { proto: 'TCP', port: 443, app_proto: 'tls', tls: { subject: 'CN="a", O=\\b', issuerdn: 'CN=ca\u0001', fingerprint: 'aa:bb' } },
+          { proto: pick(['TCP', 'UDP', '', 'T"CP']), port: pick([0, 80, 65535]), app_proto: 'http', http: { server: pick(['nginx', 'Ünï "quoted"', '']) } },
+          { proto: 'TCP', port: 22, app_proto: 'ssh', ssh: { server: { software_version: 'OpenSSH_9.6', first_seen: 'nested, not the value’s' } } },
+          { proto: 'TCP', port: 8080, app_proto: 'http', 10: 'numeric key first' },
+          { proto: 'TCP', port: '8080', app_proto: 'http' },
         ]);
         const list = 'proto' in item ? 'services' : pick(['hostname', 'username', 'roles', 'tls.ja3', 'client_service'] as const);
         rows.push([list, `${k}`, JSON.stringify(item), first, last]);
@@ -378,8 +385,13 @@ describe('identity', () => {
       }
     }
     // Items this does not write itself (times among their fields) are made through objects.
-    const timed: IdentitySource = { ...sources[0]!, values: [['hostname', 'x', '{"host":"x","last_seen":"then"}', 1, 2]] };
-    expect(localIdentityRecord(timed, HOME)).toBeUndefined();
-    expect(identityRecord(timed, HOME)).toEqual(identityRecordOfObjects(timed, HOME));
+    for (const [list, item] of [
+      ['hostname', '{"host":"x","last_seen":"then"}'],
+      ['services', '{"proto":"TCP","port":443,"app_proto":"tls","first_seen":"then"}'],
+    ] as const) {
+      const timed: IdentitySource = { ...sources[0]!, values: [[list, 'x', item, 1, 2]] };
+      expect(localIdentityRecord(timed, HOME)).toBeUndefined();
+      expect(identityRecord(timed, HOME)).toEqual(identityRecordOfObjects(timed, HOME));
+    }
   });
 });
