@@ -267,6 +267,28 @@ describe('host_id_qfilter in SQL', () => {
     expect(again.store.query('SELECT count(*) FROM host_term').pluck().get()).toBeGreaterThan(40);
   });
 
+  test('a value containing a text (*corp*) finds what the query language finds: ASCII case folded, other text folded code point by code point, case kept when exact', () => {
+    const s = services();
+    const names = ['Corp-1.example', 'CORPORATE', 'xcorpx', 'cor.p', 'İstanbul', 'istanbul', 'Kiosk', '\u212Aiosk', 'straße', 'STRASSE', 'ΣΟΦΙΑ-corp', 'σοφια', 'tab\tcorp', 'del\u007fcorp', 'a*b', 'a?b', '[lab]', 'ünï-Corp'];
+    const seen = { first_seen: '2024-01-01T00:00:00.000000+00:00', last_seen: '2024-01-02T00:00:00.000000+00:00' };
+    saveAll(
+      s,
+      names.map((host, i) => ({ ip: `10.9.0.${i + 1}`, hits: 0, host_id: { ...seen, hostname: [{ host, ...seen }], username: [{ user: `u${i}`, ...seen }] } })),
+    );
+    const queries = ['*corp*', '*CORP*', '*Corp*', 'hostname.host:*corp*', 'hostname.host.raw:*Corp*', 'hostname.host.raw:*corp*', 'hostname.host.keyword:*CORP*', '*i*', '*İ*', '*\u0130st*', '*k*', '*ki*', '*\u212A*', 'hostname.host.raw:*\u212Aio*', '*ss*', '*ß*', '*σοφ*', '*ΣΟΦ*', '*\\**', '*\\?*', '*\\[lab*', '*p-1.*', '*nï*', 'NOT *corp*', '*corp* AND *1*'];
+    let found = 0;
+    for (const query of queries) {
+      const node = parseQFilter(query)!;
+      const expected = expectedIps(s, node);
+      found += expected.length;
+      expect({ query, ips: listIps(s, node) }).toEqual({ query, ips: expected });
+    }
+    expect(found).toBeGreaterThan(30);
+    // Of these, *corp* finds every value holding it in any case, and .raw only the case asked for.
+    expect(listIps(s, parseQFilter('hostname.host:*corp*')!).length).toBe(7);
+    expect(listIps(s, parseQFilter('hostname.host.raw:*Corp*')!)).toEqual(['10.9.0.1', '10.9.0.18']);
+  });
+
   test('a field:value term and a wildcard inside a value are answered through indexes, without reading every host', () => {
     const s = services();
     const random = prng(3);
