@@ -30,20 +30,30 @@ function timedItem(item: string, first: string, last: string): string | undefine
 const SERVICE_HEAD = /^\{"proto":"([^"\\\u0000-\u001f]*)","port":(0|[1-9][0-9]{0,4}),"app_proto":("[^"\\\u0000-\u001f]*")(?=[,}])/;
 
 /**
- * A stored service of that form, read without parsing it: what groups it (protocol and port), the
- * head of its group, and its value with its times (the fields in the order the object path writes
- * them: application protocol, times, details); undefined for any other form.
+ * A stored service as its group (protocol and port), the head of that group and its value with its
+ * times (the fields in the order the object path writes them: application protocol, times,
+ * details). One of the import's own form is read without being parsed; any other is parsed.
+ * Undefined when its details carry times of their own (the object path then writes the identity).
  */
-function serviceText(item: string, first: number, last: number): { id: string; head: string; value: string } | undefined {
-  const head = SERVICE_HEAD.exec(item);
-  if (!head || item.charCodeAt(item.length - 1) !== 0x7d) return undefined;
-  const details = item.slice(head[0].length, -1);
-  if (details.includes('"first_seen"') || details.includes('"last_seen"')) return undefined;
-  const [, proto, port, app] = head;
+function serviceEntry(item: string, first: number, last: number): { id: string; head: string; value: string } | undefined {
+  const plain = SERVICE_HEAD.exec(item);
+  if (plain && item.charCodeAt(item.length - 1) === 0x7d) {
+    const details = item.slice(plain[0].length, -1);
+    if (!details.includes('"first_seen"') && !details.includes('"last_seen"')) {
+      const [, proto, port, app] = plain;
+      return {
+        id: `${proto}/${port}`,
+        head: `{"proto":"${proto}","port":${port},"values":[`,
+        value: `{"app_proto":${app},"first_seen":"${eveTime(first)}","last_seen":"${eveTime(last)}"${details}}`,
+      };
+    }
+  }
+  const { proto, port, app_proto, ...details } = JSON.parse(item) as JsonObject;
+  if ('first_seen' in details || 'last_seen' in details) return undefined;
   return {
-    id: `${proto}/${port}`,
-    head: `{"proto":"${proto}","port":${port},"values":[`,
-    value: `{"app_proto":${app},"first_seen":"${eveTime(first)}","last_seen":"${eveTime(last)}"${details}}`,
+    id: `${String(proto)}/${String(port)}`,
+    head: `{"proto":${JSON.stringify(proto ?? null)},"port":${JSON.stringify(port ?? null)},"values":[`,
+    value: JSON.stringify({ app_proto: app_proto ?? 'unknown', first_seen: eveTime(first), last_seen: eveTime(last), ...details }),
   };
 }
 
@@ -55,22 +65,11 @@ export function localIdentityRecord(source: IdentitySource, homeNets: readonly N
   const services = new Map<string, { head: string; values: string[] }>();
   for (const [list, , item, first, last] of source.values) {
     if (list === 'services') {
-      const text = serviceText(item, first, last);
-      if (text) {
-        const service = services.get(text.id);
-        if (service) service.values.push(text.value);
-        else services.set(text.id, { head: text.head, values: [text.value] });
-        continue;
-      }
-      const { proto, port, app_proto, ...details } = JSON.parse(item) as JsonObject;
-      if ('first_seen' in details || 'last_seen' in details) return undefined;
-      const id = `${String(proto)}/${String(port)}`;
-      let service = services.get(id);
-      if (!service) {
-        service = { head: `{"proto":${JSON.stringify(proto ?? null)},"port":${JSON.stringify(port ?? null)},"values":[`, values: [] };
-        services.set(id, service);
-      }
-      service.values.push(JSON.stringify({ app_proto: app_proto ?? 'unknown', first_seen: eveTime(first), last_seen: eveTime(last), ...details }));
+      const entry = serviceEntry(item, first, last);
+      if (!entry) return undefined;
+      const service = services.get(entry.id);
+      if (service) service.values.push(entry.value);
+      else services.set(entry.id, { head: entry.head, values: [entry.value] });
       continue;
     }
     const text = timedItem(item, hostTime(first), hostTime(last));
