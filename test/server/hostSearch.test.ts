@@ -13,7 +13,9 @@ import { matchesHost, parseQFilter, QueryError, QueryHost, type QueryNode } from
 import type { JsonObject } from '../../shared/resources';
 import { openDatabase } from '../../electron/server/store/database';
 import { Services } from '../../electron/server/store/services';
-import type { HostRow } from '../../electron/server/store/hosts';
+import { Hosts, type HostRow } from '../../electron/server/store/hosts';
+import { Evidence } from '../../electron/server/store/evidence';
+import { Store } from '../../electron/server/store/store';
 import { openWorkspace } from '../../electron/workspaces/openWorkspace';
 import { prng } from '../helpers/prng';
 
@@ -128,18 +130,21 @@ function randomQuery(random: () => number, hosts: readonly JsonObject[], depth =
   return field === undefined ? value : `${field}:${value}`;
 }
 
-function listIps(s: Services, qfilter: QueryNode): string[] {
+/** What the helpers below use of a workspace's services. */
+type Searchable = Pick<Services, 'store' | 'hosts'>;
+
+function listIps(s: Searchable, qfilter: QueryNode): string[] {
   const page = s.hosts.list({ page: 1, pageSize: 100_000, ordering: [{ field: 'ip', descending: false }], search: [], qfilter });
   return (page?.rows ?? []).map((row: HostRow) => row.ip);
 }
 
-function expectedIps(s: Services, qfilter: QueryNode): string[] {
+function expectedIps(s: Searchable, qfilter: QueryNode): string[] {
   const rows = s.store.query('SELECT ip, hits, data FROM host_id ORDER BY ip, pk').all() as HostRow[];
   return rows.filter((row) => matchesHost(qfilter, new QueryHost(row.ip, row.hits, row.data))).map((row) => row.ip);
 }
 
 /** Store the hosts; `indexed`: and let the search index catch up with them, as the background does. */
-function saveAll(s: Services, entries: readonly JsonObject[], indexed = true): void {
+function saveAll(s: Searchable, entries: readonly JsonObject[], indexed = true): void {
   s.store.write(() => {
     for (const raw of entries) {
       const checked = checkHostEntry(raw);
@@ -151,7 +156,7 @@ function saveAll(s: Services, entries: readonly JsonObject[], indexed = true): v
   expect(s.hosts.pendingIndex() === 0).toBe(indexed);
 }
 
-function compareOn(s: Services, random: () => number, hosts: readonly JsonObject[], queries: number): number {
+function compareOn(s: Searchable, random: () => number, hosts: readonly JsonObject[], queries: number): number {
   let nonEmpty = 0;
   for (let q = 0; q < queries; q++) {
     const text = randomQuery(random, hosts);
@@ -269,13 +274,13 @@ describe('host_id_qfilter in SQL', () => {
 
   test('a value containing a text (*corp*) finds what the query language finds: ASCII case folded, other text folded code point by code point, case kept when exact', () => {
     const s = services();
-    const names = ['Corp-1.example', 'CORPORATE', 'xcorpx', 'cor.p', 'İstanbul', 'istanbul', 'Kiosk', '\u212Aiosk', 'straße', 'STRASSE', 'ΣΟΦΙΑ-corp', 'σοφια', 'tab\tcorp', 'del\u007fcorp', 'a*b', 'a?b', '[lab]', 'ünï-Corp'];
+    const names = ['Corp-1.example', 'CORPORATE', 'xcorpx', 'cor.p', 'İstanbul', 'istanbul', 'Kiosk', '\u212Aiosk', 'straße', 'STRASSE', 'ΣΟΦΙΑ-corp', 'σοφια', 'tab\tcorp', 'del\u007fcorp', 'a*b', 'a?b', '[lab]', 'ünï-Corp', 'KADIKÖY-DELİ'];
     const seen = { first_seen: '2024-01-01T00:00:00.000000+00:00', last_seen: '2024-01-02T00:00:00.000000+00:00' };
     saveAll(
       s,
       names.map((host, i) => ({ ip: `10.9.0.${i + 1}`, hits: 0, host_id: { ...seen, hostname: [{ host, ...seen }], username: [{ user: `u${i}`, ...seen }] } })),
     );
-    const queries = ['*corp*', '*CORP*', '*Corp*', 'hostname.host:*corp*', 'hostname.host.raw:*Corp*', 'hostname.host.raw:*corp*', 'hostname.host.keyword:*CORP*', '*i*', '*İ*', '*\u0130st*', '*k*', '*ki*', '*\u212A*', 'hostname.host.raw:*\u212Aio*', '*ss*', '*ß*', '*σοφ*', '*ΣΟΦ*', '*\\**', '*\\?*', '*\\[lab*', '*p-1.*', '*nï*', 'NOT *corp*', '*corp* AND *1*'];
+    const queries = ['*corp*', '*CORP*', '*Corp*', 'hostname.host:*corp*', 'hostname.host.raw:*Corp*', 'hostname.host.raw:*corp*', 'hostname.host.keyword:*CORP*', '*i*', '*İ*', '*\u0130st*', '*k*', '*ki*', '*\u212A*', 'hostname.host.raw:*\u212Aio*', '*ss*', '*ß*', '*σοφ*', '*ΣΟΦ*', '*\\**', '*\\?*', '*\\[lab*', '*p-1.*', '*nï*', 'NOT *corp*', '*corp* AND *1*', '*eli*', '*deli*', '*ELİ*', 'deli*', '*köy*'];
     let found = 0;
     for (const query of queries) {
       const node = parseQFilter(query)!;
@@ -287,6 +292,77 @@ describe('host_id_qfilter in SQL', () => {
     // Of these, *corp* finds every value holding it in any case, and .raw only the case asked for.
     expect(listIps(s, parseQFilter('hostname.host:*corp*')!).length).toBe(7);
     expect(listIps(s, parseQFilter('hostname.host.raw:*Corp*')!)).toEqual(['10.9.0.1', '10.9.0.18']);
+  });
+
+  test('values beyond the range of ids of their path, and paths beyond the ranges, share ids told apart by their rows: the same hosts are found', () => {
+    const store = new Store(openDatabase(':memory:'));
+    open.push({ store } as Services);
+    // Eight ids of each kind per path, and paths from id 12 on sharing (a workspace would need
+    // two million values of one path, or 511 paths, for either).
+    const s: Searchable = { store, hosts: new Hosts(store, new Evidence(store), { slotBits: 4, sharedSlot: 12 }) };
+    const random = prng(606);
+    const hosts = Array.from({ length: 160 }, (_, i) => randomHost(random, i));
+    saveAll(s, hosts);
+    const sharedPaths = store.query('SELECT count(DISTINCT path_id) FROM host_vocab WHERE id >= 12 * 16').pluck().get() as number;
+    const spilled = store.query('SELECT count(DISTINCT path_id) FROM host_vocab WHERE id >= 12 * 16 AND path_id < 12').pluck().get() as number;
+    expect(sharedPaths).toBeGreaterThan(3);
+    expect(spilled).toBeGreaterThan(0);
+    expect(compareOn(s, random, hosts, 600)).toBeGreaterThan(80);
+    // Shared ids say nothing of their text: sixteen non-ASCII names that *eli* narrows to but does not match, and one it does.
+    const seen = { first_seen: '2024-01-01T00:00:00.000000+00:00', last_seen: '2024-01-02T00:00:00.000000+00:00' };
+    const names = [...Array.from({ length: 16 }, (_, i) => `DELİ-${i}`), 'deli-x'];
+    saveAll(
+      s,
+      names.map((host, i) => ({ ip: `10.7.0.${i + 1}`, hits: 0, host_id: { ...seen, hostname: [{ host, ...seen }] } })),
+    );
+    expect(listIps(s, parseQFilter('*eli*')!)).toEqual(['10.7.0.17']);
+    for (const query of ['*corp*', 'hostname.host:*corp*', 'username.user:corp', 'services.values.app_proto:tls', 'hostname.host:mail*', 'net_info.agg:internet', 'hostname.host:deli*']) {
+      const node = parseQFilter(query)!;
+      expect({ query, ips: listIps(s, node) }).toEqual({ query, ips: expectedIps(s, node) });
+    }
+    // The same database opened with another layout of ids is indexed again.
+    const reopened: Searchable = { store, hosts: new Hosts(store, new Evidence(store)) };
+    expect(reopened.hosts.pendingIndex()).toBe(177);
+    while (reopened.hosts.indexPending(50));
+    expect(store.query('SELECT count(*) FROM host_vocab WHERE id >= 512 << 22').pluck().get()).toBe(0);
+    expect(listIps(reopened, parseQFilter('*eli*')!)).toEqual(['10.7.0.17']);
+  });
+
+  test('an ASCII value that `x`, `x*` or `*x*` (case folded, x of ASCII) finds through the index is not passed to the evaluator; other values are', () => {
+    const s = services();
+    const seen = { first_seen: '2024-01-01T00:00:00.000000+00:00', last_seen: '2024-01-02T00:00:00.000000+00:00' };
+    const names = ['mail.CORP.example', 'corp-dc01', 'ünï-corp', 'Corp', 'corporate'];
+    saveAll(
+      s,
+      names.map((host, i) => ({ ip: `10.8.0.${i + 1}`, hits: 0, host_id: { ...seen, hostname: [{ host, ...seen }] } })),
+    );
+    // The evaluator, counted: it accepts what it is asked about, so a call shows in the result too.
+    const asked: string[] = [];
+    s.store.db.function('qfilter_value', (_slot: number, text: string) => {
+      asked.push(text);
+      return 1;
+    });
+    const ips = (query: string) => listIps(s, parseQFilter(query)!);
+    expect(ips('*corp*')).toEqual(['10.8.0.1', '10.8.0.2', '10.8.0.3', '10.8.0.4', '10.8.0.5']);
+    expect(asked).toEqual(['ünï-corp']);
+    asked.length = 0;
+    expect(ips('hostname.host:corp*')).toEqual(['10.8.0.2', '10.8.0.4', '10.8.0.5']);
+    expect(ips('hostname.host:"CORP"')).toEqual(['10.8.0.4']);
+    expect(asked).toEqual([]);
+    // Case kept (.raw), a suffix, a pattern of two parts: the index only narrows, the evaluator decides on every candidate.
+    const startingCo = ['Corp', 'corp-dc01', 'corporate'];
+    for (const [query, candidates] of [
+      ['hostname.host.raw:*corp*', names],
+      ['*corp', names],
+      ['*ma*corp*', names],
+      ['*corp*e', names],
+      ['hostname.host:co*p', startingCo],
+      ['hostname.host.raw:"Corp"', ['Corp']],
+    ] as const) {
+      asked.length = 0;
+      ips(query);
+      expect({ query, asked: asked.sort() }).toEqual({ query, asked: [...candidates].sort() });
+    }
   });
 
   test('a field:value term and a wildcard inside a value are answered through indexes, without reading every host', () => {

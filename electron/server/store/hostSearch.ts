@@ -2,12 +2,16 @@
  * host_id_qfilter in SQL (api.md §7, issue 10). Each host's identity is indexed by the values of
  * its paths (migration 004): `host_vocab` holds each distinct (path, value) once, with the
  * value's case-folded text (B-tree) and a trigram index of it (FTS5), and `host_term` links a
- * value to its hosts. A query's tree becomes one SQL condition over `host_id`:
+ * value to its hosts. A value's id names its path and whether its text is ASCII (`VocabLayout`), so
+ * that the index's candidates are sorted by path without reading their rows. A query's tree
+ * becomes one SQL condition over `host_id`:
  *
  * - a term on indexed paths finds the vocabulary entries its pattern can match through an index
  *   (equal folded text, a folded prefix, or the trigrams of its literal parts), keeps those that
- *   the term really matches (the same `passes` the JS evaluator uses, called from SQL on the few
- *   candidates), and then the hosts that have one of them;
+ *   the term really matches (the same `passes` the JS evaluator uses, called from SQL on the
+ *   candidates; not called, and the value not read, where the index's own match is already the
+ *   term's: an ASCII value and a case-folded `x`, `x*` or `*x*` of ASCII), and then the hosts that
+ *   have one of them;
  * - a term on `ip`, `hits`, the top-level times or the counts reads their columns;
  * - a term on paths that are not indexed (timestamps inside lists) is evaluated host by host
  *   with the JS evaluator, called from SQL — correct, and as slow as a scan.
@@ -32,8 +36,30 @@ import { hostTerms, type PathKind } from '../../../shared/api/hostTerms';
 import type { JsonValue } from '../../../shared/resources';
 import type { Store } from './store';
 
-/** Bumped when what the index holds changes: the tables are filled again on the next open. */
-const INDEX_VERSION = '1';
+/**
+ * Bumped when what the index holds changes: the tables are filled again on the next open (the
+ * layout of the ids is part of the version stored).
+ */
+const INDEX_VERSION = '2';
+
+/**
+ * How a vocabulary id is laid out: a path of id p below `sharedSlot` owns the ids from
+ * p × 2^slotBits, the upper half for ASCII texts (an ASCII value passes a case-folded `x`, `x*`
+ * or `*x*` that the index finds without being read); the ids from sharedSlot × 2^slotBits on are
+ * shared by the paths beyond, and by the values a full range cannot take, and are told apart by
+ * reading their row. The ids of one path are then together in the vocabulary, its trigram index
+ * and `host_term`, and its own ids fit in 31 bits (4 bytes in a record).
+ */
+export interface VocabLayout {
+  readonly slotBits: number;
+  readonly sharedSlot: number;
+}
+
+/** 2M values of each kind per path before they go to the shared ids; 511 paths of their own (a workspace has about 50). */
+export const VOCAB_LAYOUT: VocabLayout = { slotBits: 22, sharedSlot: 512 };
+
+/** Printable and control ASCII but NUL: where case folding is one to one and the trigram tokenizer's folding is ours. */
+const ASCII_TEXT = /^[\x01-\x7f]*$/;
 
 
 interface PathRow {
@@ -113,6 +139,21 @@ function trigramRuns(glob: Glob): string[] {
   return runs;
 }
 
+/**
+ * Is the index's narrowing of this pattern (equal folded text, a folded prefix, the trigrams of
+ * its one literal) exactly its test on an ASCII value? So for `x`, `x*` and `*x*` with x of ASCII
+ * (three characters at least for `*x*`), case folded: ASCII folds one to one, and the trigram
+ * tokenizer folds ASCII as we do.
+ */
+export function narrowingIsTest(glob: Glob): boolean {
+  if (glob.exact) return false;
+  const { segments } = glob;
+  if (!segments.every((segment) => segment.every((char) => char !== undefined && ASCII_TEXT.test(char) && char.length === 1))) return false;
+  if (segments.length === 1) return true;
+  if (segments.length === 2) return segments[0]!.length > 0 && segments[1]!.length === 0;
+  return segments.length === 3 && segments[0]!.length === 0 && segments[2]!.length === 0 && segments[1]!.length >= 3;
+}
+
 /** A number of this code's choosing, inlined in SQL (never a client's text). */
 function sqlNumberList(ids: readonly number[]): string {
   return ids.map((id) => String(Math.trunc(id))).join(', ');
@@ -138,12 +179,15 @@ class Cache {
   paths: PathRow[] | undefined;
   readonly pathIds = new Map<PathKind, Map<string, number>>();
   readonly values = new Map<number, Map<string, number>>();
+  /** The next free id of each id range (its base). */
+  readonly nextIds = new Map<number, number>();
   valueCount = 0;
 
   clear(): void {
     this.paths = undefined;
     this.pathIds.clear();
     this.values.clear();
+    this.nextIds.clear();
     this.valueCount = 0;
   }
 }
@@ -154,7 +198,23 @@ export class HostSearch {
   /** Ids known to exist; emptied whenever a write ends, so that a rolled-back id is never reused. */
   private readonly cache: Cache;
 
-  constructor(private readonly store: Store) {
+  private readonly slotSize: number;
+  /** The ascii bit of an own id. */
+  private readonly asciiBit: number;
+  /** The first shared id. */
+  private readonly sharedBase: number;
+  /** What the index holds: this code's version and layout. */
+  private readonly version: string;
+
+  /** `layout`: of the vocabulary's ids (smaller in a test only). */
+  constructor(
+    private readonly store: Store,
+    private readonly layout: VocabLayout = VOCAB_LAYOUT,
+  ) {
+    this.slotSize = 2 ** layout.slotBits;
+    this.asciiBit = this.slotSize / 2;
+    this.sharedBase = layout.sharedSlot * this.slotSize;
+    this.version = `${INDEX_VERSION}/${layout.slotBits}/${layout.sharedSlot}`;
     this.cache = store.register(new Cache());
     store.defineFunction('qfilter_value', (slot: number, text: string) => (passes(this.term(slot).test, text) ? 1 : 0));
     store.defineFunction('qfilter_scalar', (slot: number, value: string | number) => (passes(this.term(slot).test, value) ? 1 : 0));
@@ -175,7 +235,7 @@ export class HostSearch {
 
   /** Does the index hold this code's version of the hosts (pending ones aside)? */
   current(): boolean {
-    return this.store.query("SELECT value FROM host_search_state WHERE key = 'version'").pluck().get() === INDEX_VERSION;
+    return this.store.query("SELECT value FROM host_search_state WHERE key = 'version'").pluck().get() === this.version;
   }
 
   /**
@@ -189,7 +249,7 @@ export class HostSearch {
     store.command("INSERT INTO host_vocab_trigram(host_vocab_trigram) VALUES ('delete-all')").run();
     store.command('INSERT OR IGNORE INTO host_search_dirty (pk) SELECT pk FROM host_id').run();
     this.cache.clear();
-    store.command("INSERT INTO host_search_state (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(INDEX_VERSION);
+    store.command("INSERT INTO host_search_state (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(this.version);
   }
 
   /** The host of `ip` was written: it is indexed again in the background (a write of many hosts stays short). */
@@ -291,7 +351,8 @@ export class HostSearch {
       id = this.store.query('SELECT id FROM host_vocab WHERE path_id = ? AND text = ?').pluck().get(pathId, text) as number | undefined;
       if (id === undefined) {
         const folded = [...text].map(fold).join('');
-        id = Number(this.store.command('INSERT INTO host_vocab (path_id, text, fold) VALUES (?, ?, ?)').run(pathId, text, folded).lastInsertRowid);
+        id = this.newValueId(pathId, text);
+        this.store.command('INSERT INTO host_vocab (id, path_id, text, fold) VALUES (?, ?, ?, ?)').run(id, pathId, text, folded);
         this.store.command('INSERT INTO host_vocab_trigram (rowid, fold) VALUES (?, ?)').run(id, folded);
       }
       if (++this.cache.valueCount > 200_000) {
@@ -301,6 +362,44 @@ export class HostSearch {
       ofPath.set(text, id);
     }
     return id;
+  }
+
+  /** A new value's id: the next one of its path's range for its text's kind, or else of the shared ids. */
+  private newValueId(pathId: number, text: string): number {
+    if (pathId < this.layout.sharedSlot) {
+      const base = pathId * this.slotSize + (ASCII_TEXT.test(text) ? this.asciiBit : 0);
+      const id = this.nextId(base, base + this.asciiBit);
+      if (id !== undefined) return id;
+    }
+    const id = this.nextId(this.sharedBase, Number.MAX_SAFE_INTEGER);
+    if (id === undefined) throw new Error('host search: the vocabulary has no id left');
+    return id;
+  }
+
+  /** The next id after `base` and before `end` not taken yet, if any. */
+  private nextId(base: number, end: number): number | undefined {
+    let next = this.cache.nextIds.get(base);
+    if (next === undefined) {
+      const last = this.store.query('SELECT max(id) FROM host_vocab WHERE id > ? AND id < ?').pluck().get(base, end) as number | null;
+      next = (last ?? base) + 1;
+    }
+    if (next >= end) return undefined;
+    this.cache.nextIds.set(base, next + 1);
+    return next;
+  }
+
+  /** Is the value of id `id` (an SQL expression) of one of these paths? Its own id says so; a shared id's row. */
+  private pathsOf(id: string, pathIds: readonly number[]): string {
+    const own = pathIds.filter((p) => p < this.layout.sharedSlot);
+    const tests: string[] = [];
+    if (own.length > 0) tests.push(`(${id} >> ${this.layout.slotBits}) IN (${sqlNumberList(own)})`);
+    tests.push(`(${id} >= ${this.sharedBase} AND (SELECT path_id FROM host_vocab WHERE id = ${id}) IN (${sqlNumberList(pathIds)}))`);
+    return `(${tests.join(' OR ')})`;
+  }
+
+  /** Is the value of id `id` (an SQL expression) known to be ASCII from its id? */
+  private asciiOf(id: string): string {
+    return `(${id} < ${this.sharedBase} AND (${id} & ${this.asciiBit}) != 0)`;
   }
 
   private paths(): readonly PathRow[] {
@@ -450,21 +549,26 @@ export class HostSearch {
 
   /** Hosts with a value of these paths that passes the test, found from the vocabulary's indexes. */
   private valuesSet(pathIds: readonly number[], test: ValueTest, slot: number, params: Params): string {
-    let narrow = '';
-    if (test.kind === 'match') {
-      const glob = test.pattern;
-      const whole = glob.segments.length === 1 ? literal(glob.segments[0]!, glob.exact) : undefined;
-      const head = glob.segments.length > 1 ? literal(glob.segments[0]!, glob.exact) : undefined;
-      const runs = trigramRuns(glob);
-      if (whole !== undefined) narrow = `v.fold = ${params.add(whole)} AND `;
-      else if (head) narrow = `v.fold GLOB ${params.add(`${globLiteral(head)}*`)} AND `;
-      else if (runs.length > 0) {
-        narrow = `v.id IN (SELECT rowid FROM host_vocab_trigram WHERE host_vocab_trigram MATCH ${params.add(runs.map(ftsPhrase).join(' AND '))}) AND `;
-      }
+    const glob = test.kind === 'match' ? test.pattern : undefined;
+    const whole = glob && glob.segments.length === 1 ? literal(glob.segments[0]!, glob.exact) : undefined;
+    const head = glob && glob.segments.length > 1 ? literal(glob.segments[0]!, glob.exact) : undefined;
+    const runs = glob ? trigramRuns(glob) : [];
+    // An ASCII value the index's narrowing finds passes without being read when that narrowing is the whole test.
+    const accept = (id: string, text: string) =>
+      glob && narrowingIsTest(glob) ? `(${this.asciiOf(id)} OR qfilter_value(${slot}, ${text}))` : `qfilter_value(${slot}, ${text})`;
+    if (whole !== undefined || head) {
+      const narrow = whole !== undefined ? `v.fold = ${params.add(whole)}` : `v.fold GLOB ${params.add(`${globLiteral(head!)}*`)}`;
+      return `SELECT t.pk AS pk FROM host_vocab v JOIN host_term t ON t.value_id = v.id WHERE ${narrow} AND ${this.pathsOf('v.id', pathIds)} AND ${accept('v.id', 'v.text')}`;
     }
-    return (
-      `SELECT t.pk AS pk FROM host_vocab v JOIN host_term t ON t.value_id = v.id ` +
-      `WHERE ${narrow}v.path_id IN (${sqlNumberList(pathIds)}) AND qfilter_value(${slot}, v.text)`
-    );
+    if (runs.length > 0) {
+      // The trigram index gives ids: a value's row is read only when its path or its test needs it.
+      const id = 'host_vocab_trigram.rowid';
+      return (
+        `SELECT t.pk AS pk FROM host_vocab_trigram JOIN host_term t ON t.value_id = ${id} ` +
+        `WHERE host_vocab_trigram MATCH ${params.add(runs.map(ftsPhrase).join(' AND '))} AND ${this.pathsOf(id, pathIds)} ` +
+        `AND ${accept(id, `(SELECT text FROM host_vocab WHERE id = ${id})`)}`
+      );
+    }
+    return `SELECT t.pk AS pk FROM host_vocab v JOIN host_term t ON t.value_id = v.id WHERE v.path_id IN (${sqlNumberList(pathIds)}) AND qfilter_value(${slot}, v.text)`;
   }
 }

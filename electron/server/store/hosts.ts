@@ -12,7 +12,7 @@ import { identityRecords, InlineIdentities, type IdentityBuilder, type IdentityR
 import { HOST_LISTS } from '../../../shared/resources';
 import { CENTRAL_SQL } from './centralPart';
 import type { Evidence } from './evidence';
-import { HostSearch, type MatchedHosts } from './hostSearch';
+import { HostSearch, type MatchedHosts, type VocabLayout } from './hostSearch';
 import { CACHING, ReadCache, type Store } from './store';
 
 /** A stored host as the API shows it. */
@@ -169,8 +169,10 @@ export class Hosts {
   constructor(
     private readonly store: Store,
     private readonly evidence: Evidence,
+    /** How the search index lays out its ids (store/hostSearch.ts; smaller in a test only). */
+    searchLayout?: VocabLayout,
   ) {
-    this.search = new HostSearch(store);
+    this.search = new HostSearch(store, searchLayout);
     this.sets = store.register(new QuerySets());
     this.rendered = store.register(new ReadCache<string, object>());
     // A database migrated to the search index (or indexed by another version) is indexed again,
