@@ -272,6 +272,15 @@ describe('host_id_qfilter in SQL', () => {
     expect(again.store.query('SELECT count(*) FROM host_term').pluck().get()).toBeGreaterThan(40);
   });
 
+  test('making the index again empties its tables at once, not a row at a time (no foreign key holds them)', () => {
+    const s = services();
+    for (const table of ['host_term', 'host_term_set', 'host_vocab', 'host_path']) {
+      const program = s.store.db.prepare(`EXPLAIN DELETE FROM ${table}`).all() as { opcode: string }[];
+      const opcodes = program.map((step) => step.opcode);
+      expect({ table, clears: opcodes.includes('Clear'), deletesRows: opcodes.includes('Delete') }).toEqual({ table, clears: true, deletesRows: false });
+    }
+  });
+
   test('a value containing a text (*corp*) finds what the query language finds: ASCII case folded, other text folded code point by code point, case kept when exact', () => {
     const s = services();
     const names = ['Corp-1.example', 'CORPORATE', 'xcorpx', 'cor.p', 'İstanbul', 'istanbul', 'Kiosk', '\u212Aiosk', 'straße', 'STRASSE', 'ΣΟΦΙΑ-corp', 'σοφια', 'tab\tcorp', 'del\u007fcorp', 'a*b', 'a?b', '[lab]', 'ünï-Corp', 'KADIKÖY-DELİ'];

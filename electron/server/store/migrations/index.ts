@@ -5,6 +5,7 @@ import { hostSearch } from './004_host_search';
 import { historyChanges } from './005_history_changes';
 import { importOwners } from './006_import_owners';
 import { importTables } from './007_import_tables';
+import { vocabularyUnbound } from './008_vocabulary_unbound';
 
 export interface Migration {
   readonly version: number;
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'history changes', sql: historyChanges },
   { version: 6, name: 'import owners', sql: importOwners },
   { version: 7, name: 'import tables', sql: importTables },
+  { version: 8, name: 'vocabulary unbound', sql: vocabularyUnbound },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
