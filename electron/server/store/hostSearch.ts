@@ -3,8 +3,8 @@
  * its paths (migration 004): `host_vocab` holds each distinct (path, value) once, with the
  * value's case-folded text (B-tree) and a trigram index of it (FTS5), and `host_term` links a
  * value to its hosts. A value's id names its path and whether its text is ASCII (`VocabLayout`), so
- * that the index's candidates are sorted by path without reading their rows. A query's tree
- * becomes one SQL condition over `host_id`:
+ * that an index's candidates are kept or dropped for their path without reading their rows. A
+ * query's tree becomes one SQL condition over `host_id`:
  *
  * - a term on indexed paths finds the vocabulary entries its pattern can match through an index
  *   (equal folded text, a folded prefix, or the trigrams of its literal parts), keeps those that
@@ -145,7 +145,7 @@ function trigramRuns(glob: Glob): string[] {
  * (three characters at least for `*x*`), case folded: ASCII folds one to one, and the trigram
  * tokenizer folds ASCII as we do.
  */
-export function narrowingIsTest(glob: Glob): boolean {
+function narrowingIsTest(glob: Glob): boolean {
   if (glob.exact) return false;
   const { segments } = glob;
   if (!segments.every((segment) => segment.every((char) => char !== undefined && ASCII_TEXT.test(char) && char.length === 1))) return false;
