@@ -20,16 +20,17 @@ import { openWorkspace } from '../../electron/workspaces/openWorkspace';
 import { prng } from '../helpers/prng';
 
 const INSTANCE = { name: 'outpost', version: 'test', address: '127.0.0.1' };
-let open: Services[] = [];
+/** Stores to close after each test. */
+let open: Store[] = [];
 
 function services(file = ':memory:'): Services {
   const made = new Services(openDatabase(file), INSTANCE);
-  open.push(made);
+  open.push(made.store);
   return made;
 }
 
 afterEach(() => {
-  for (const s of open) s.store.close();
+  for (const store of open) store.close();
   open = [];
 });
 
@@ -305,7 +306,7 @@ describe('host_id_qfilter in SQL', () => {
 
   test('values beyond the range of ids of their path, and paths beyond the ranges, share ids told apart by their rows: the same hosts are found', () => {
     const store = new Store(openDatabase(':memory:'));
-    open.push({ store } as Services);
+    open.push(store);
     // Eight ids of each kind per path, and paths from id 12 on sharing (a workspace would need
     // two million values of one path, or 511 paths, for either).
     const s: Searchable = { store, hosts: new Hosts(store, new Evidence(store), { slotBits: 4, sharedSlot: 12 }) };
