@@ -145,6 +145,45 @@ describe('a real log into a workspace', () => {
     expect(more.hostsUpdated).toBe(fresh.hostsCreated);
   });
 
+  test('a first import\'s staging becomes the evidence tables as migration 003 made them, and later imports merge into them', async () => {
+    const db = (opened: OpenedWorkspace) => opened.services.store.db;
+    /** host_evidence and host_local as SQLite describes them: columns, key, WITHOUT ROWID, definition. */
+    const shape = (opened: OpenedWorkspace) =>
+      ['host_evidence', 'host_local'].map((table) => ({
+        columns: db(opened).prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_xinfo(?)').all(table),
+        withoutRowid: db(opened).prepare('SELECT wr FROM pragma_table_list(?)').pluck().get(table),
+        sql: (db(opened).prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(table) as string).replace(/"/g, '').replace(/\s+/g, ' '),
+        indexes: db(opened).prepare('SELECT name FROM pragma_index_list(?)').pluck().all(table),
+      }));
+    const evidence = (opened: OpenedWorkspace) => ({
+      values: db(opened).prepare('SELECT * FROM host_evidence ORDER BY ip, list, key').all(),
+      hosts: db(opened).prepare('SELECT * FROM host_local ORDER BY ip').all(),
+    });
+    const gzip = path.join(tempDir(), 'eve.json.gz');
+    fs.writeFileSync(gzip, zlib.gzipSync(fs.readFileSync(ALAAJILI)));
+    // The same two imports, the first staged in small batches or held whole.
+    const staged = workspace();
+    const migrated = shape(staged);
+    await importEve(staged.services, { paths: [gzip], batchEntries: 40 });
+    expect(shape(staged)).toEqual(migrated);
+    expect(stagingTables(staged)).toEqual([]);
+    const held = workspace();
+    await importEve(held.services, { paths: [ALAAJILI] });
+    expect(evidence(staged)).toEqual(evidence(held));
+    // The tables renamed are the workspace's own from now on: it reopens, and the next import
+    // merges into them (hits added up) as one import of both logs into an empty workspace does.
+    const file = staged.services.store.db.name;
+    staged.close();
+    const reopened = openWorkspace({ file, instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
+    cleanups.push(() => reopened.close());
+    expect(shape(reopened)).toEqual(migrated);
+    await importEve(reopened.services, { paths: [TROLLOPE], batchEntries: 40 });
+    const both = workspace();
+    await importEve(both.services, { paths: [ALAAJILI, TROLLOPE] });
+    expect(evidence(reopened)).toEqual(evidence(both));
+    expect(hosts(reopened)).toEqual(hosts(both));
+  });
+
   test('a staged import\'s identities read by the identity thread from its own connection are those made here, over evidence known before and new home networks', async () => {
     const gzip = path.join(tempDir(), 'eve.json.gz');
     fs.writeFileSync(gzip, zlib.gzipSync(fs.readFileSync(ALAAJILI)));

@@ -63,6 +63,27 @@ const mergeHost = (table: string) => `ON CONFLICT DO UPDATE SET
   first_seen = min(${table}.first_seen, excluded.first_seen),
   last_seen = max(${table}.last_seen, excluded.last_seen)`;
 
+/**
+ * The columns and keys of host_evidence and host_local, as migration 003 made them: an import's
+ * staging tables are made the same, so that the staging of a workspace's first import becomes its
+ * evidence by being renamed (`commit`).
+ */
+const VALUES_TABLE = `(
+  ip TEXT NOT NULL,
+  list TEXT NOT NULL,
+  key TEXT NOT NULL,
+  item TEXT NOT NULL,
+  first_seen INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  PRIMARY KEY (ip, list, key)
+) WITHOUT ROWID`;
+const HOSTS_TABLE = `(
+  ip TEXT PRIMARY KEY,
+  hits INTEGER NOT NULL DEFAULT 0,
+  first_seen INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL
+) WITHOUT ROWID`;
+
 /** Evidence gathered in memory: values and addresses. */
 export interface GatheredBatch {
   readonly values: Iterable<GatheredValue>;
@@ -102,22 +123,7 @@ export class Evidence {
       for (const other of imports) if (!stillRunning(other.owner, other.touched, now)) this.discard(other.pk);
       const importPk = Number(this.store.command('INSERT INTO eve_import (started, owner, touched) VALUES (?, ?, ?)').run(now, OWNER, now).lastInsertRowid);
       const staging = stagingOf(importPk);
-      this.store.exec(`
-        CREATE TABLE ${staging.values} (
-          ip TEXT NOT NULL,
-          list TEXT NOT NULL,
-          key TEXT NOT NULL,
-          item TEXT NOT NULL,
-          first_seen INTEGER NOT NULL,
-          last_seen INTEGER NOT NULL,
-          PRIMARY KEY (ip, list, key)
-        ) WITHOUT ROWID;
-        CREATE TABLE ${staging.hosts} (
-          ip TEXT PRIMARY KEY,
-          hits INTEGER NOT NULL,
-          first_seen INTEGER NOT NULL,
-          last_seen INTEGER NOT NULL
-        ) WITHOUT ROWID;`);
+      this.store.exec(`CREATE TABLE ${staging.values} ${VALUES_TABLE}; CREATE TABLE ${staging.hosts} ${HOSTS_TABLE};`);
       return importPk;
     });
   }
@@ -176,29 +182,41 @@ export class Evidence {
    * Move a staged import and its last batch, still in memory, into the evidence (inside the
    * caller's transaction), and record the files it read; the addresses it touched. A log whose
    * evidence fits one batch (most do) is never staged: it goes straight to the evidence here.
+   * Into a workspace with no local evidence yet, the staging tables are renamed to be the evidence.
    */
   commit(importPk: number, files: readonly EveFileRecord[], last: GatheredBatch): string[] {
     const staging = stagingOf(importPk);
-    this.store
-      .commandOnce(
-        `INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen)
-         SELECT ip, list, key, item, first_seen, last_seen FROM ${staging.values} WHERE true
-         ${mergeValue('host_evidence')}`,
-        'insert host_evidence',
-      )
-      .run();
-    this.store
-      .commandOnce(
-        `INSERT INTO host_local (ip, hits, first_seen, last_seen)
-         SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE true
-         ${mergeHost('host_local')}`,
-        'insert host_local',
-      )
-      .run();
+    const touched = new Set(this.store.queryOnce(`SELECT ip FROM ${staging.hosts}`, 'select eve_staged_host').pluck().all() as string[]);
+    const first = this.store.query('SELECT NOT EXISTS (SELECT 1 FROM host_local) AND NOT EXISTS (SELECT 1 FROM host_evidence)').pluck().get() === 1;
+    if (first) {
+      // Nothing to merge with: the staging, made as the evidence's tables are, becomes them
+      // (not copied row by row, then dropped: a large first import's tables are written once).
+      this.store.exec(`
+        DROP TABLE host_evidence;
+        DROP TABLE host_local;
+        ALTER TABLE ${staging.values} RENAME TO host_evidence;
+        ALTER TABLE ${staging.hosts} RENAME TO host_local;`);
+    } else {
+      this.store
+        .commandOnce(
+          `INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen)
+           SELECT ip, list, key, item, first_seen, last_seen FROM ${staging.values} WHERE true
+           ${mergeValue('host_evidence')}`,
+          'insert host_evidence',
+        )
+        .run();
+      this.store
+        .commandOnce(
+          `INSERT INTO host_local (ip, hits, first_seen, last_seen)
+           SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE true
+           ${mergeHost('host_local')}`,
+          'insert host_local',
+        )
+        .run();
+    }
     const value = this.store.command(`INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?) ${mergeValue('host_evidence')}`);
     for (const v of last.values) value.run(v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
     const host = this.store.command(`INSERT INTO host_local (ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?) ${mergeHost('host_local')}`);
-    const touched = new Set(this.store.queryOnce(`SELECT ip FROM ${staging.hosts}`, 'select eve_staged_host').pluck().all() as string[]);
     for (const h of last.hosts) {
       host.run(h.ip, h.hits, h.first, h.last);
       touched.add(h.ip);
