@@ -63,27 +63,6 @@ const mergeHost = (table: string) => `ON CONFLICT DO UPDATE SET
   first_seen = min(${table}.first_seen, excluded.first_seen),
   last_seen = max(${table}.last_seen, excluded.last_seen)`;
 
-/**
- * The columns and keys of host_evidence and host_local, as migration 003 made them: an import's
- * staging tables are made the same, so that the staging of a workspace's first import becomes its
- * evidence by being renamed (`commit`).
- */
-const VALUES_TABLE = `(
-  ip TEXT NOT NULL,
-  list TEXT NOT NULL,
-  key TEXT NOT NULL,
-  item TEXT NOT NULL,
-  first_seen INTEGER NOT NULL,
-  last_seen INTEGER NOT NULL,
-  PRIMARY KEY (ip, list, key)
-) WITHOUT ROWID`;
-const HOSTS_TABLE = `(
-  ip TEXT PRIMARY KEY,
-  hits INTEGER NOT NULL DEFAULT 0,
-  first_seen INTEGER NOT NULL,
-  last_seen INTEGER NOT NULL
-) WITHOUT ROWID`;
-
 /** Evidence gathered in memory: values and addresses. */
 export interface GatheredBatch {
   readonly values: Iterable<GatheredValue>;
@@ -123,9 +102,21 @@ export class Evidence {
       for (const other of imports) if (!stillRunning(other.owner, other.touched, now)) this.discard(other.pk);
       const importPk = Number(this.store.command('INSERT INTO eve_import (started, owner, touched) VALUES (?, ?, ?)').run(now, OWNER, now).lastInsertRowid);
       const staging = stagingOf(importPk);
-      this.store.exec(`CREATE TABLE ${staging.values} ${VALUES_TABLE}; CREATE TABLE ${staging.hosts} ${HOSTS_TABLE};`);
+      this.store.exec(`${this.tableLike('host_evidence', staging.values)}; ${this.tableLike('host_local', staging.hosts)};`);
       return importPk;
     });
+  }
+
+  /**
+   * The statement that makes a table as `table` is now (its columns, types, defaults and key, read
+   * from the schema itself), named `name`: an import's staging tables are the evidence tables'
+   * twins, so that the staging of a workspace's first import becomes its evidence by being renamed.
+   */
+  private tableLike(table: 'host_evidence' | 'host_local', name: string): string {
+    const sql = this.store.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string;
+    const made = /^CREATE TABLE\s+(?:"[^"]+"|\w+)\s*\(/i.exec(sql);
+    if (!made) throw new Error(`cannot read the definition of ${table}`);
+    return `CREATE TABLE ${name} (${sql.slice(made[0].length)}`;
   }
 
   /** Add a batch to an import's staging (values merged as the final tables merge them). */
