@@ -46,6 +46,11 @@ const SEGMENT_BYTES = 8 * 1024 * 1024;
  * (at 3, the reader thread of a 1 GB import waited 1.9-2.4 s of its 9-10 s; at 5, 0.2 s; at 6, 0.1 s).
  */
 const SEGMENTS_AHEAD = 6;
+/**
+ * Segments left of the last file when a staged import stages what it holds, early: the reader
+ * thread reads them meanwhile, and the final phase, with no reader beside it, stages only theirs.
+ */
+const ENDGAME_SEGMENTS = 2;
 
 export class EveImportError extends Error {}
 
@@ -205,6 +210,8 @@ export interface EveImportOptions {
   readonly readerThreads?: number;
   /** Evidence entries gathered in memory before they are staged (BATCH_ENTRIES unless given: tests stage often). */
   readonly batchEntries?: number;
+  /** The size of a plain file's segments (SEGMENT_BYTES unless given: tests read small files in many segments). */
+  readonly segmentBytes?: number;
   /** Addresses to write from which their identities are made on another thread (4,096 unless given). */
   readonly identityThreadFrom?: number;
 }
@@ -324,10 +331,10 @@ class Tally {
 }
 
 /** The segments of [from, size) of a file. */
-function segmentsOf(file: string, from: number, size: number): SegmentTask[] {
+export function segmentsOf(file: string, from: number, size: number, segmentBytes = SEGMENT_BYTES): SegmentTask[] {
   const tasks: SegmentTask[] = [];
-  for (let start = from; start < size; start += SEGMENT_BYTES) {
-    tasks.push({ file, start, end: Math.min(size, start + SEGMENT_BYTES), size, atLineStart: start === from });
+  for (let start = from; start < size; start += segmentBytes) {
+    tasks.push({ file, start, end: Math.min(size, start + segmentBytes), size, atLineStart: start === from });
   }
   return tasks;
 }
@@ -387,14 +394,14 @@ export async function importEve(services: Services, options: EveImportOptions): 
   let readers: SegmentReaders | undefined;
   let readersTried = false;
   let identities: IdentityThread | undefined;
-  const readPlain = async (source: EveSource, file: string, start: PlainStart) => {
+  const readPlain = async (source: EveSource, file: string, start: PlainStart, lastSource: boolean) => {
     const eventsBefore = main.events;
     const size = fs.statSync(file).size;
     const resumed = start.resumed?.record;
     const base = counter.raw;
     let lines = resumed?.lines ?? 0;
     let endOfLines = resumed?.bytes ?? 0;
-    const tasks = segmentsOf(file, endOfLines, size);
+    const tasks = segmentsOf(file, endOfLines, size, options.segmentBytes);
     if (tasks.length > 1 && !readersTried && readerThreads > 0) {
       readersTried = true;
       readers = SegmentReaders.start(readerThreads);
@@ -418,7 +425,8 @@ export async function importEve(services: Services, options: EveImportOptions): 
           if (result.lines > 0) endOfLines = result.to;
           counter.raw = base + tasks[taken]!.end;
           claims.taken(++taken);
-          if (main.batch.size >= batchEntries) flush();
+          // Near the end of the last file, what a staged import holds is staged early (ENDGAME_SEGMENTS).
+          if (main.batch.size >= batchEntries || (lastSource && stagedBefore && tasks.length - taken === ENDGAME_SEGMENTS)) flush();
           progress(source.name);
           continue;
         }
@@ -454,7 +462,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
       // A plain file on this machine that is new, or read on from where a former import stopped.
       const plain = source.file === undefined ? undefined : plainFileStart(source.file, (h) => evidence.filesWithHead(h));
       if (source.file !== undefined && plain && (plain.resumed || plain.known === 0)) {
-        await readPlain(source, source.file, plain);
+        await readPlain(source, source.file, plain, source === options.sources[options.sources.length - 1]);
         continue;
       }
       // The first line names the file. Until the point a former import of it reached is found

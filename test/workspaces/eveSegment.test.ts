@@ -7,10 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { lineOutcome, readSegment, type SegmentResult } from '../../electron/workspaces/eveSegment';
-import { fileSources, importEve } from '../../electron/workspaces/eveImport';
+import { fileSources, importEve, segmentsOf } from '../../electron/workspaces/eveImport';
+import { Evidence, type GatheredBatch } from '../../electron/server/store/evidence';
 import { SegmentReaders } from '../../electron/workspaces/eveWorkers';
 import { SegmentClaims } from '../../electron/workspaces/segmentClaims';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
@@ -226,5 +227,48 @@ describe('a large plain file imported by worker threads', () => {
     expect({ ...segmented.summary, files: [] }).toEqual({ ...streamed.summary, files: [] });
     expect(segmented.hosts).toEqual(streamed.hosts);
     expect(beside).toEqual(segmented);
+  });
+
+  test('near the end of the last file, a staged import stages what it holds while the last two segments are read: the final phase stages only theirs', async () => {
+    const dir = tempDir();
+    const plain = path.join(dir, 'eve.json');
+    const text = fs.readFileSync(TROLLOPE, 'utf8');
+    const chunks: string[] = [];
+    for (let r = 0; r < 4; r++) chunks.push(text.replace(/"(src_ip|dest_ip)":"172\.(\d+)\./g, (_m, key: string, second: string) => `"${key}":"172.${(Number(second) + r) % 32}.`));
+    fs.writeFileSync(plain, chunks.join(''));
+    const segmentBytes = 192 * 1024;
+    const tasks = segmentsOf(plain, 0, fs.statSync(plain).size, segmentBytes);
+    expect(tasks.length).toBeGreaterThan(10);
+    const stagedHosts: string[][] = [];
+    const stage = Evidence.prototype.stage;
+    const spy = vi.spyOn(Evidence.prototype, 'stage').mockImplementation(function (this: Evidence, importPk: number, batch: GatheredBatch) {
+      const values = [...batch.values];
+      const hosts = [...batch.hosts];
+      stagedHosts.push(hosts.map((host) => host.ip).sort());
+      stage.call(this, importPk, { values, hosts });
+    });
+    const run = async (options: { batchEntries?: number; segmentBytes?: number }) => {
+      const opened: OpenedWorkspace = openWorkspace({ file: path.join(tempDir(), 'ws.sqlite3'), instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
+      cleanups.push(() => opened.close());
+      await importEve(opened.services, { sources: fileSources([plain]).sources, readerThreads: 1, ...options });
+      return opened.services.store.db.prepare('SELECT ip, hits, data FROM host_id ORDER BY ip').all();
+    };
+    try {
+      const staged = await run({ batchEntries: 300, segmentBytes });
+      // Staged in several batches; the last holds the addresses of the last two segments, no more.
+      expect(stagedHosts.length).toBeGreaterThan(3);
+      const last = new EvidenceBatch();
+      for (const task of tasks.slice(-2)) {
+        const result = readSegment(task);
+        last.mergeGathered(result.values, result.hosts);
+      }
+      expect(stagedHosts.at(-1)).toEqual([...last.hosts.keys()].sort());
+      stagedHosts.length = 0;
+      // Held whole (it fits one batch), never staged, however many segments: the same hosts.
+      expect(await run({ segmentBytes })).toEqual(staged);
+      expect(stagedHosts).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
