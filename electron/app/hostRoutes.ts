@@ -7,9 +7,8 @@ import { ApiError } from '../../shared/api/errors';
 import { MESSAGES } from '../../shared/api/messages';
 import { parseHomeNets } from '../../shared/eve/identity';
 import type { JsonValue } from '../../shared/resources';
-import { EveImportError, importEve, type EveProgress } from '../workspaces/eveImport';
+import { DiskFullError, EveImportError, importEve, refreshIdentities, type EveProgress } from '../workspaces/eveImport';
 import type { WorkspaceHost } from '../workspaces/host';
-import { identityThreadFor } from '../workspaces/identityThread';
 import type { AppHandlers, Answer } from './appCall';
 
 type HostRouteName = 'importEve' | 'eveProgress' | 'homeNets' | 'setHomeNets';
@@ -30,11 +29,13 @@ export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteNa
       // An empty file is sent as no body: the same message as the command's.
       if (!stream) throw ApiError.detail(400, `${name} is empty: no EVE event in it; nothing was imported`);
       const declared = Number(call.req.headers['content-length']);
+      const size = Number.isFinite(declared) ? declared : 0;
       const services = host.current().services;
-      running = { name, file: name, bytesRead: 0, bytesTotal: Number.isFinite(declared) ? declared : 0, events: 0, hosts: 0 };
+      running = { name, file: name, bytesRead: 0, bytesTotal: size, events: 0, hosts: 0 };
       try {
         const summary = await importEve(services, {
-          sources: [{ name, key: `upload:${name}`, bytes: () => stream, ...(Number.isFinite(declared) ? { size: declared } : {}) }],
+          sources: [{ name, key: `upload:${name}`, size }],
+          streams: new Map([[0, stream]]),
           user: { pk: call.user.pk, username: call.user.username },
           onProgress: (progress) => {
             running = { ...progress, name };
@@ -43,15 +44,15 @@ export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteNa
         return ok(JSON.parse(JSON.stringify(summary)) as JsonValue);
       } catch (error) {
         if (error instanceof EveImportError) throw ApiError.detail(400, error.message);
-        // The upload stopped (the user cancelled, the connection dropped): nothing was imported.
-        throw ApiError.detail(400, `The upload of ${name} stopped before its end; nothing was imported.`);
+        if (error instanceof DiskFullError) throw ApiError.detail(507, error.message);
+        throw error;
       } finally {
         running = undefined;
       }
     },
     eveProgress: () => ok(running ? { running: true, ...running } : { running: false }),
     homeNets: () => ok(homeNetsOf()),
-    setHomeNets: (call) => {
+    setHomeNets: async (call) => {
       const body = call.body();
       const given = body.homeNets;
       const text = Array.isArray(given) ? given.filter((v): v is string => typeof v === 'string').join(',') : typeof given === 'string' ? given : undefined;
@@ -62,18 +63,10 @@ export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteNa
         throw ApiError.validation({ homeNets: [/[.?!]$/.test(sentence) ? sentence : `${sentence}.`] });
       }
       const services = host.current().services;
-      const ips = services.evidence.localIps();
-      // Many addresses: their identities are made on another thread while this one reads and writes them.
-      const identities = identityThreadFor(ips.length);
-      try {
-        services.store.write(() => {
-          services.evidence.setHomeNets(parsed.networks.map((n) => n.text));
-          // in_home_net and net_info of every address the local imports saw follow the new setting.
-          services.hosts.refresh(ips, identities);
-        });
-      } finally {
-        void identities?.close();
-      }
+      // in_home_net and net_info of every address the local imports saw follow the new setting,
+      // written on a thread of their own (a large site's are seconds of work).
+      services.store.write(() => services.evidence.setHomeNets(parsed.networks.map((n) => n.text)));
+      await refreshIdentities(services);
       return ok(homeNetsOf());
     },
   };

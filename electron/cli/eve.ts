@@ -33,6 +33,7 @@ function megabytes(bytes: number): string {
 }
 
 function progressLine(progress: EveProgress, startedAt: number): string {
+  if (progress.waitingFor) return `waiting: ${progress.waitingFor}`;
   const seconds = Math.max((Date.now() - startedAt) / 1000, 0.001);
   const share = progress.bytesTotal > 0 ? ` (${Math.floor((100 * progress.bytesRead) / progress.bytesTotal)} %)` : '';
   return `${megabytes(progress.bytesRead)} of ${megabytes(progress.bytesTotal)}${share}, ${Math.round(progress.events / seconds)} events/s, ${progress.hosts} hosts`;
@@ -40,15 +41,22 @@ function progressLine(progress: EveProgress, startedAt: number): string {
 
 export function summaryLines(summary: EveSummary): string[] {
   const lines: string[] = [];
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   for (const file of summary.files) {
-    lines.push(file.lines === 0 ? `${file.path}: nothing new since the last import` : `${file.path}: ${file.lines} line${file.lines === 1 ? '' : 's'} from line ${file.fromLine}`);
+    const already = file.alreadyImported > 0 ? `${plural(file.alreadyImported, 'line')} already imported` : '';
+    if (file.lines === 0) lines.push(`${file.path}: nothing new since the last import${already ? ` (${already})` : ''}`);
+    else lines.push(`${file.path}: ${plural(file.lines, 'line')} from line ${file.fromLine}${already ? ` (${already})` : ''}`);
   }
-  for (const file of summary.ignored) lines.push(`${file}: ignored (not an EVE file name: eve.json, eve.json.1, eve.json.2.gz…)`);
+  for (const file of summary.ignored) lines.push(`${file.path}: ignored (${file.reason})`);
   lines.push(`lines read: ${summary.linesRead}`);
   lines.push(`events used: ${summary.eventsUsed}${summary.eventsOther > 0 ? ` (and ${summary.eventsOther} events of other types, which say nothing of hosts)` : ''}`);
-  for (const [reason, skipped] of Object.entries(summary.skipped)) {
-    lines.push(`lines skipped, ${reason}: ${skipped.count} (first: ${skipped.first.join(', ')}${skipped.count > skipped.first.length ? ', …' : ''})`);
-  }
+  const counted = (what: string, counts: EveSummary['skipped'] | EveSummary['dropped']) => {
+    for (const [reason, entry] of Object.entries(counts)) {
+      if (entry) lines.push(`${what}, ${reason}: ${entry.count} (first: ${entry.first.join(', ')}${entry.count > entry.first.length ? ', …' : ''})`);
+    }
+  };
+  counted('lines skipped', summary.skipped);
+  counted('values not stored', summary.dropped);
   lines.push(`hosts created: ${summary.hostsCreated}, updated: ${summary.hostsUpdated}`);
   return lines;
 }

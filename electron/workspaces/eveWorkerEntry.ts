@@ -1,17 +1,24 @@
 /**
- * The EVE import's worker program (bundled on its own as eveWorker.cjs): the segments of a plain
- * EVE file, claimed in turn with the import's thread, read into evidence and counts posted back
- * (eveWorkers.ts); or, set up once with a port, chunks of hosts in and their identity rows out
- * (identityThread.ts).
+ * The EVE worker program (bundled on its own as eveWorker.cjs, started by eveImport.ts): an
+ * import's own thread (eveRun.ts), its helper thread (eveHelper.ts), or the thread that writes the
+ * identities waiting after the home networks changed.
  */
-import { parentPort } from 'node:worker_threads';
-import { readClaimed, type SegmentAnswer, type SegmentJob } from './eveWorkers';
-import { serveIdentities, type IdentitySetup } from './identityThread';
+import { parentPort, workerData } from 'node:worker_threads';
+import { serveHelper } from './eveHelper';
+import { serveImport } from './eveImport';
+import { runRefresh, type RunOptions } from './eveRun';
+import type { DatabaseSource } from '../server/store/database';
 
-parentPort?.on('message', (message: SegmentJob | IdentitySetup) => {
-  if ('identities' in message) {
-    serveIdentities(message);
-    return;
-  }
-  readClaimed(message, (answer: SegmentAnswer) => parentPort?.postMessage(answer));
-});
+type Role = { readonly role: 'import'; readonly run: RunOptions } | { readonly role: 'helper' } | { readonly role: 'refresh'; readonly database: DatabaseSource; readonly helperCode?: string };
+
+const role = workerData as Role;
+const port = parentPort;
+if (port) {
+  if (role.role === 'import') serveImport(role.run, port);
+  else if (role.role === 'helper') serveHelper(port);
+  else
+    runRefresh(role.database, role.helperCode).then(
+      (done) => port.postMessage({ done }),
+      (error: unknown) => port.postMessage({ failed: error instanceof Error ? error.message : String(error) }),
+    );
+}

@@ -33,15 +33,45 @@ function validDate(year: number, month: number, day: number): boolean {
   return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-function micro(year: number, month: number, day: number, h = 0, m = 0, s = 0, us = 0, offsetMinutes = 0): number {
+/** UTC epoch milliseconds of a date and time at an offset: exact (epoch microseconds are not, from about 285 years off 1970). */
+function millis(year: number, month: number, day: number, h = 0, m = 0, s = 0, offsetMinutes = 0): number {
   const at = new Date(0);
   at.setUTCFullYear(year, month - 1, day);
   at.setUTCHours(h, m, s, 0);
-  return (at.getTime() - offsetMinutes * 60_000) * 1000 + us;
+  return at.getTime() - offsetMinutes * 60_000;
+}
+
+function micro(year: number, month: number, day: number, h = 0, m = 0, s = 0, us = 0, offsetMinutes = 0): number {
+  return millis(year, month, day, h, m, s, offsetMinutes) * 1000 + us;
+}
+
+/** The first and last milliseconds Python's datetime holds (0001-01-01T00:00 and 9999-12-31T23:59:59.999, UTC). */
+const MIN_MILLIS = millis(1, 1, 1);
+const MAX_MILLIS = millis(9999, 12, 31, 23, 59, 59) + 999;
+
+/**
+ * Can Python's datetime (and so the central server) hold the instant of these UTC milliseconds
+ * (and microseconds within the last)? Checked on the milliseconds, which are exact.
+ */
+export function inDateTimeRange(utcMillis: number): boolean {
+  return utcMillis >= MIN_MILLIS && utcMillis <= MAX_MILLIS;
+}
+
+/** Django's `parse_datetime` of a datetime Python can hold: its epoch microseconds, 'out of range', or undefined when it is no datetime. */
+export function parseIsoDateTimeInRange(text: string): number | 'out of range' | undefined {
+  const parts = isoParts(text);
+  if (!parts) return undefined;
+  const ms = millis(parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second, parts.offset);
+  return inDateTimeRange(ms) ? ms * 1000 + parts.us : 'out of range';
 }
 
 /** Django's `parse_datetime` (naive values are UTC); undefined when it is not a datetime. */
 export function parseIsoDateTime(text: string): number | undefined {
+  const parts = isoParts(text);
+  return parts && micro(parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second, parts.us, parts.offset);
+}
+
+function isoParts(text: string): { year: number; month: number; day: number; hour: number; minute: number; second: number; us: number; offset: number } | undefined {
   const m = DATETIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
@@ -58,7 +88,7 @@ export function parseIsoDateTime(text: string): number | undefined {
     if (hours > 23 || minutes > 59) return undefined;
     offset = sign * (hours * 60 + minutes);
   }
-  return micro(year, month, day, hour, minute, second, us, offset);
+  return { year, month, day, hour, minute, second, us, offset };
 }
 
 /** Django's `parse_date`; undefined when not a valid date. */

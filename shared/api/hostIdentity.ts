@@ -6,8 +6,9 @@
 import { HOME_NETS, HOST_LISTS } from '../resources/hosts';
 import type { JsonObject, JsonValue } from '../resources/fields';
 import { networkContains, parseIp, parseNetwork, type IpAddress, type Network } from './address';
-import { parseIsoDateTime } from './datetime';
+import { parseIsoDateTimeInRange } from './datetime';
 import { MESSAGES, message, pythonTypeName } from './messages';
+import { eveTime, hostTime } from '../eve/times';
 import { pyStr } from './python';
 import { toBoolean, toInteger } from './validate';
 
@@ -65,24 +66,12 @@ function attempt<T>(check: () => T): { value: T } | { errors: JsonValue } {
   }
 }
 
-const MIN_MICROS = (() => {
-  const at = new Date(0);
-  at.setUTCFullYear(1, 0, 1);
-  return at.getTime() * 1000;
-})();
-const MAX_MICROS = (() => {
-  const at = new Date(0);
-  at.setUTCFullYear(9999, 11, 31);
-  at.setUTCHours(23, 59, 59, 999);
-  return at.getTime() * 1000 + 999;
-})();
-
 /** A DateTimeField value: epoch microseconds, or DRF's message. */
 export function checkDateTime(value: JsonValue): { value: number } | { errors: JsonValue } {
   if (value === null) return { errors: [MESSAGES.null] };
-  const micros = typeof value === 'string' ? parseIsoDateTime(value) : undefined;
+  const micros = typeof value === 'string' ? parseIsoDateTimeInRange(value) : undefined;
   if (micros === undefined) return { errors: [DATETIME_MESSAGES.invalid] };
-  if (micros < MIN_MICROS || micros > MAX_MICROS) return { errors: [DATETIME_MESSAGES.overflow] };
+  if (micros === 'out of range') return { errors: [DATETIME_MESSAGES.overflow] };
   return { value: micros };
 }
 
@@ -168,7 +157,46 @@ export function completeHostId(ip: IpAddress, data: JsonObject): JsonObject {
     shape.net_info_count = 1;
   }
   for (const [key, value] of Object.entries(data)) if (!(key in shape)) shape[key] = value;
-  return shape;
+  return normalHostId(shape);
+}
+
+/** A time of an identity in api.md's form, in UTC whatever offset it came with; as given when it is no time. */
+function utcTime(value: JsonValue, format: (micros: number) => string): JsonValue {
+  if (typeof value !== 'string') return value;
+  const micros = parseIsoDateTimeInRange(value);
+  return typeof micros === 'number' ? format(micros) : value;
+}
+
+/** An item of a list with its times in UTC, in `format`. */
+function utcItem(item: JsonValue, format: (micros: number) => string): JsonValue {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+  const out: JsonObject = { ...item };
+  for (const name of ['first_seen', 'last_seen'] as const) if (out[name] !== undefined) out[name] = utcTime(out[name]!, format);
+  return out;
+}
+
+/**
+ * A host_id in the form the central server writes it, whatever form it came in (a host file, a
+ * pull; the same instants, api.md §7): times in UTC (`+00:00`, `+0000` inside services' values),
+ * each service's protocol in lower case (`tcp`). Values that are no time or no text stay as given.
+ */
+export function normalHostId(hostId: JsonObject): JsonObject {
+  const out: JsonObject = { ...hostId };
+  for (const name of ['first_seen', 'last_seen'] as const) if (out[name] !== undefined) out[name] = utcTime(out[name]!, hostTime);
+  for (const list of HOST_LISTS) {
+    const items = out[list];
+    if (!Array.isArray(items)) continue;
+    out[list] = list === 'services' ? items.map(normalService) : items.map((item) => utcItem(item, hostTime));
+  }
+  return out;
+}
+
+function normalService(service: JsonValue): JsonValue {
+  if (typeof service !== 'object' || service === null || Array.isArray(service)) return service;
+  const out: JsonObject = { ...service };
+  if (typeof out.proto === 'string') out.proto = out.proto.toLowerCase();
+  if (Array.isArray(out.values)) out.values = out.values.map((value) => utcItem(value, eveTime));
+  return out;
 }
 
 /** One import entry, checked as the real server's serializer does, in its field order. */

@@ -1,26 +1,29 @@
 /**
  * Evidence of many events gathered in memory, each value once per address with its first and
- * last time, and each address with its alerts and its own first and last time: what the import
- * writes in one go every few thousand events. Gathering is commutative and, but for the alert
- * count, idempotent: the order of events and the way a log is cut into batches do not change it.
+ * last time and its item, and each address with its alerts and its own first and last time: what
+ * the import stages in one go every few tens of thousands of values. Every observation goes
+ * through the one merge rule (merge.ts), so the order of events and the way a log is cut into
+ * segments, batches or files do not change what is gathered.
  */
 import type { JsonObject } from '../resources/fields';
-import type { Derived, EvidenceList } from './derive';
+import type { Derived, EvidenceKind } from './derive';
+import { mergeAddress, mergeObservation, type AddressSeen, type Observation } from './merge';
 
-export interface GatheredValue {
+export interface GatheredValue extends Observation<JsonObject> {
   readonly ip: string;
-  readonly list: EvidenceList;
+  readonly list: EvidenceKind;
   readonly key: string;
-  item: JsonObject;
-  first: number;
-  last: number;
 }
 
-export interface GatheredHost {
+export interface GatheredHost extends AddressSeen {
   readonly ip: string;
-  hits: number;
-  first: number;
-  last: number;
+}
+
+/** Count an address's alerts in `aside` (alerts held apart, with their times). */
+export function addAside(aside: Map<string, AddressSeen>, ip: string, seen: AddressSeen): void {
+  const known = aside.get(ip);
+  if (known) mergeAddress(known, seen);
+  else aside.set(ip, { ...seen });
 }
 
 export class EvidenceBatch {
@@ -31,10 +34,20 @@ export class EvidenceBatch {
    */
   private readonly byAddress = new Map<string, Map<string, Map<string, GatheredValue>>>();
   private valuesHeld = 0;
+  /**
+   * Where alerts are counted instead of `hosts` while set: the alerts of lines a former import
+   * may have counted already, held apart until that is known (values merge idempotently; alerts
+   * add up).
+   */
+  hitsAside: Map<string, AddressSeen> | undefined;
 
   /** Distinct values held. */
   get valueCount(): number {
     return this.valuesHeld;
+  }
+
+  get size(): number {
+    return this.valuesHeld + this.hosts.size;
   }
 
   /** Every value held, address by address. */
@@ -42,104 +55,49 @@ export class EvidenceBatch {
     for (const lists of this.byAddress.values()) for (const keys of lists.values()) yield* keys.values();
   }
 
-  private host(ip: string, first: number, last: number): GatheredHost {
-    let host = this.hosts.get(ip);
-    if (!host) {
-      host = { ip, hits: 0, first, last };
-      this.hosts.set(ip, host);
-    } else {
-      if (first < host.first) host.first = first;
-      if (last > host.last) host.last = last;
-    }
-    return host;
-  }
-
+  /** The evidence of one event (the hot path of an import: no object made for a value known already). */
   add(derived: Derived): void {
     const from = derived.from ?? derived.at;
-    for (const ip of derived.alerted) this.host(ip, derived.at, derived.at).hits++;
-    for (const evidence of derived.evidence) {
-      this.host(evidence.ip, from, derived.at);
-      const known = this.find(evidence.ip, evidence.list, evidence.key);
-      if (!known) {
-        this.put({ ip: evidence.ip, list: evidence.list, key: evidence.key, item: evidence.item, first: from, last: derived.at });
-        continue;
-      }
-      if (from < known.first) known.first = from;
-      if (derived.at >= known.last) {
-        // The latest details win (a certificate renewed, a server upgraded).
-        known.last = derived.at;
-        known.item = evidence.item;
-      }
+    const at = derived.at;
+    for (const ip of derived.alerted) {
+      const aside = this.hitsAside;
+      this.addHost(ip, aside ? 0 : 1, at, at);
+      if (aside) addAside(aside, ip, { hits: 1, first: at, last: at });
+    }
+    for (const { ip, list, key, item } of derived.evidence) {
+      this.addHost(ip, 0, from, at);
+      this.addValue(ip, list, key, item, from, at);
     }
   }
 
-  /** The values by address, list and key, and the addresses in order (the order of the evidence's keys in SQLite, for ASCII). */
-  inKeyOrder(): { values: GatheredValue[]; hosts: GatheredHost[] } {
-    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    return {
-      values: [...this.eachValue()].sort((a, b) => text(a.ip, b.ip) || text(a.list, b.list) || text(a.key, b.key)),
-      hosts: [...this.hosts.values()].sort((a, b) => text(a.ip, b.ip)),
-    };
+  /** Take evidence gathered elsewhere (another batch, a segment read on another thread). */
+  merge(values: Iterable<GatheredValue>, hosts: Iterable<GatheredHost>): void {
+    for (const v of values) this.addValue(v.ip, v.list, v.key, v.item, v.first, v.last);
+    for (const h of hosts) this.addHost(h.ip, h.hits, h.first, h.last);
   }
 
-  /** Take another batch's evidence (the same merge as adding its events one by one). */
-  merge(other: EvidenceBatch): void {
-    this.mergeGathered(other.eachValue(), other.hosts.values());
+  private addHost(ip: string, hits: number, first: number, last: number): void {
+    const known = this.hosts.get(ip);
+    if (known) mergeAddress(known, { hits, first, last });
+    else this.hosts.set(ip, { ip, hits, first, last });
   }
 
-  /**
-   * Take evidence gathered elsewhere (a segment read in a worker thread) from events that come
-   * after those of this batch.
-   */
-  mergeGathered(values: Iterable<GatheredValue>, hosts: Iterable<GatheredHost>): void {
-    for (const value of values) {
-      const known = this.find(value.ip, value.list, value.key);
-      if (!known) this.put(value);
-      else {
-        known.first = Math.min(known.first, value.first);
-        if (value.last >= known.last) {
-          known.last = value.last;
-          known.item = value.item;
-        }
-      }
+  private addValue(ip: string, list: EvidenceKind, key: string, item: JsonObject, first: number, last: number): void {
+    let lists = this.byAddress.get(ip);
+    if (!lists) this.byAddress.set(ip, (lists = new Map()));
+    let keys = lists.get(list);
+    if (!keys) lists.set(list, (keys = new Map()));
+    const known = keys.get(key);
+    if (known) mergeObservation(known, { item, first, last });
+    else {
+      keys.set(key, { ip, list, key, item, first, last });
+      this.valuesHeld++;
     }
-    for (const host of hosts) {
-      const known = this.hosts.get(host.ip);
-      if (!known) this.hosts.set(host.ip, host);
-      else {
-        known.hits += host.hits;
-        known.first = Math.min(known.first, host.first);
-        known.last = Math.max(known.last, host.last);
-      }
-    }
-  }
-
-  get size(): number {
-    return this.valuesHeld + this.hosts.size;
   }
 
   clear(): void {
     this.hosts.clear();
     this.byAddress.clear();
     this.valuesHeld = 0;
-  }
-
-  private find(ip: string, list: string, key: string): GatheredValue | undefined {
-    return this.byAddress.get(ip)?.get(list)?.get(key);
-  }
-
-  private put(value: GatheredValue): void {
-    let lists = this.byAddress.get(value.ip);
-    if (!lists) {
-      lists = new Map();
-      this.byAddress.set(value.ip, lists);
-    }
-    let keys = lists.get(value.list);
-    if (!keys) {
-      keys = new Map();
-      lists.set(value.list, keys);
-    }
-    keys.set(value.key, value);
-    this.valuesHeld++;
   }
 }

@@ -6,16 +6,34 @@
  */
 import { isIpLiteral } from '../app/bridge';
 import type { JsonObject, JsonValue } from '../resources/fields';
-import { eveTimestamp, isObject, text, type Endpoint, type EveEvent } from './event';
+import { addressOf, eveTimestamp, isObject, text, type Address, type DropReason, type Endpoint, type EveEvent } from './event';
 
 /** The host_id lists a piece of evidence adds to (the others, net_info, are computed). */
 export type EvidenceList = 'hostname' | 'username' | 'roles' | 'client_service' | 'http.user_agent' | 'tls.ja3' | 'tls.ja4' | 'ssh.client' | 'services';
 
+/**
+ * A detail of a service value, kept as evidence of its own under the service's key, so that each
+ * detail is the one of the latest event that carried it (a flow or a resumed TLS session, which
+ * carry none, change only the service's times): `services.tls` is `values[].tls` (a certificate:
+ * subject, issuer and fingerprint together), and so on.
+ */
+export const SERVICE_DETAILS = ['http', 'ssh', 'tls'] as const;
+export type ServiceDetail = (typeof SERVICE_DETAILS)[number];
+export type DetailList = `services.${ServiceDetail}`;
+
+/** Where a stored piece of evidence goes: a host_id list, or a detail of a service value. */
+export type EvidenceKind = EvidenceList | DetailList;
+
+/** The detail a kind of evidence is, if it is one. */
+export function detailOf(kind: string): ServiceDetail | undefined {
+  return kind.startsWith('services.') ? (SERVICE_DETAILS as readonly string[]).find((d) => kind === `services.${d}`) as ServiceDetail | undefined : undefined;
+}
+
 /** One value seen for one address: its list, its identity within the list, and the item (without times). */
 export interface Evidence {
   readonly ip: string;
-  readonly list: EvidenceList;
-  /** Unique within the address and list: the host name, the hash, `TCP/443/tls`… */
+  readonly list: EvidenceKind;
+  /** Unique within the address and list: the host name (folded), the hash, `tcp/443/tls`… */
   readonly key: string;
   readonly item: JsonObject;
 }
@@ -31,6 +49,8 @@ export interface Derived {
   readonly evidence: readonly Evidence[];
   /** Addresses that take part in an alert (one hit each). */
   readonly alerted: readonly string[];
+  /** Values the event gave that are not stored, by why (an address that is none, or no host's). */
+  readonly dropped: readonly DropReason[];
 }
 
 /** Ports on which a server of the application protocol listens. */
@@ -108,36 +128,57 @@ function hashOf(value: JsonValue | undefined): string | undefined {
   return isObject(value) ? text(value.hash) : undefined;
 }
 
+/** An address a field of an event gives (a DNS answer, a DHCP lease): read as the event's own are, or undefined when absent. */
+function givenAddress(value: JsonValue | undefined): Address | DropReason | undefined {
+  return typeof value === 'string' && value !== '' ? addressOf(value) : undefined;
+}
+
+const NO_DETAILS: Readonly<Partial<Record<ServiceDetail, JsonObject>>> = {};
+
 class Collector {
   readonly evidence: Evidence[] = [];
+  dropped: DropReason[] | undefined;
 
-  add(ip: string, list: EvidenceList, key: string, item: JsonObject): void {
-    this.evidence.push({ ip, list, key, item });
+  /** A value for an address, unless the address is none or no host's (then counted as dropped). */
+  add(address: Address | DropReason, list: EvidenceKind, key: string, item: JsonObject): void {
+    if (typeof address === 'string') (this.dropped ??= []).push(address);
+    else if (!address.host) (this.dropped ??= []).push('not a host address');
+    else this.evidence.push({ ip: address.ip, list, key, item });
   }
 
   /** A host name, one value whatever its case (DNS names are not case-sensitive): the latest spelling shown. */
-  hostname(ip: string, name: string | undefined): void {
-    if (name !== undefined) this.add(ip, 'hostname', name.toLowerCase(), { host: name });
+  hostname(address: Address | DropReason, name: string | undefined): void {
+    if (name !== undefined) this.add(address, 'hostname', name.toLowerCase(), { host: name });
   }
 
-  username(ip: string, name: string | undefined): void {
+  username(address: Address, name: string | undefined): void {
     const user = personalAccount(name);
-    if (user !== undefined) this.add(ip, 'username', user, { user });
+    if (user !== undefined) this.add(address, 'username', user, { user });
   }
 
-  role(ip: string, name: string): void {
-    this.add(ip, 'roles', name, { name });
+  role(address: Address, name: string): void {
+    this.add(address, 'roles', name, { name });
   }
 
-  clientService(ip: string, name: string | undefined): void {
-    if (name !== undefined && name !== 'failed' && name !== 'unknown') this.add(ip, 'client_service', name, { name });
+  clientService(address: Address, name: string | undefined): void {
+    if (name !== undefined && name !== 'failed' && name !== 'unknown') this.add(address, 'client_service', name, { name });
   }
 
-  service(server: Endpoint, proto: string, appProto: string | undefined, details: JsonObject = {}): void {
+  /**
+   * A service of the server: `{proto, port, app_proto}` keyed `tcp/443/tls` (the protocol in
+   * lower case, as the central server writes it), and each detail the event carries as evidence
+   * of its own under the same key.
+   */
+  service(server: Endpoint, proto: string, appProto: string | undefined, details = NO_DETAILS): void {
     const app = appProto === undefined || appProto === 'failed' ? 'unknown' : appProto;
-    const protoName = proto.toUpperCase() || 'TCP';
-    this.add(server.ip, 'services', `${protoName}/${server.port}/${app}`, { proto: protoName, port: server.port, app_proto: app, ...details });
-    if (PRINTER_PORTS.has(server.port)) this.role(server.ip, 'printer');
+    const protoName = proto.toLowerCase() || 'tcp';
+    const key = `${protoName}/${server.port}/${app}`;
+    this.add(server, 'services', key, { proto: protoName, port: server.port, app_proto: app });
+    for (const detail of SERVICE_DETAILS) {
+      const value = details[detail];
+      if (value !== undefined) this.add(server, `services.${detail}`, key, value);
+    }
+    if (PRINTER_PORTS.has(server.port)) this.role(server, 'printer');
   }
 }
 
@@ -148,34 +189,33 @@ function dns(event: EveEvent, out: Collector): void {
   const answers = Array.isArray(body.answers) ? body.answers : [];
   for (const answer of answers) {
     if (!isObject(answer) || (answer.rrtype !== 'A' && answer.rrtype !== 'AAAA')) continue;
-    const ip = typeof answer.rdata === 'string' && isIpLiteral(answer.rdata) ? answer.rdata : undefined;
-    if (ip !== undefined) out.hostname(normalised(ip), hostName(answer.rrname));
+    const address = givenAddress(answer.rdata);
+    if (address !== undefined) out.hostname(address, hostName(answer.rrname));
   }
   if (answers.length === 0 && isObject(body.grouped)) {
     const name = hostName(body.rrname ?? (Array.isArray(body.queries) && isObject(body.queries[0]) ? body.queries[0].rrname : undefined));
     for (const type of ['A', 'AAAA'] as const) {
       const list = body.grouped[type];
-      for (const ip of Array.isArray(list) ? list : []) if (typeof ip === 'string' && isIpLiteral(ip)) out.hostname(normalised(ip), name);
+      for (const ip of Array.isArray(list) ? list : []) {
+        const address = givenAddress(ip);
+        if (address !== undefined) out.hostname(address, name);
+      }
     }
   }
 }
 
-function normalised(ip: string): string {
-  return ip.toLowerCase();
-}
-
 function tls(event: EveEvent, body: JsonObject, out: Collector): void {
   const { client, server } = sidesOf(event, 'tls');
-  out.hostname(server.ip, hostName(body.sni));
+  out.hostname(server, hostName(body.sni));
   const ja3 = hashOf(body.ja3);
-  if (ja3 !== undefined) out.add(client.ip, 'tls.ja3', ja3, { hash: ja3, agent: [] });
+  if (ja3 !== undefined) out.add(client, 'tls.ja3', ja3, { hash: ja3, agent: [] });
   const ja4 = hashOf(body.ja4);
-  if (ja4 !== undefined) out.add(client.ip, 'tls.ja4', ja4, { hash: ja4, agent: [] });
+  if (ja4 !== undefined) out.add(client, 'tls.ja4', ja4, { hash: ja4, agent: [] });
   const subject = text(body.subject);
-  const details: JsonObject =
-    subject === undefined ? {} : { tls: { subject, issuerdn: text(body.issuerdn) ?? '', fingerprint: text(body.fingerprint) ?? '' } };
-  out.service(server, event.proto, 'tls', details);
-  out.clientService(client.ip, 'tls');
+  // A resumed session shows no certificate: the one seen before stays.
+  const certificate = subject === undefined ? undefined : { subject, issuerdn: text(body.issuerdn) ?? '', fingerprint: text(body.fingerprint) ?? '' };
+  out.service(server, event.proto, 'tls', certificate === undefined ? NO_DETAILS : { tls: certificate });
+  out.clientService(client, 'tls');
 }
 
 function http(event: EveEvent, body: JsonObject, out: Collector): void {
@@ -184,40 +224,42 @@ function http(event: EveEvent, body: JsonObject, out: Collector): void {
   const url = text(body.url);
   // A proxy is asked for `CONNECT host:port` or for an absolute URL.
   const proxied = method === 'CONNECT' || (url !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(url));
-  if (proxied) out.role(server.ip, 'http proxy');
-  else out.hostname(server.ip, hostName(body.hostname));
+  if (proxied) out.role(server, 'http proxy');
+  else out.hostname(server, hostName(body.hostname));
   const agent = text(body.http_user_agent);
-  if (agent !== undefined) out.add(client.ip, 'http.user_agent', agent, { agent });
+  if (agent !== undefined) out.add(client, 'http.user_agent', agent, { agent });
   const software = text(body.server);
-  out.service(server, event.proto, 'http', software === undefined ? {} : { http: { server: software } });
-  out.clientService(client.ip, 'http');
+  out.service(server, event.proto, 'http', software === undefined ? NO_DETAILS : { http: { server: software } });
+  out.clientService(client, 'http');
 }
 
 function dhcp(event: EveEvent, out: Collector): void {
   const body = event.body.dhcp;
   if (!isObject(body)) return;
   const { client, server } = sidesOf(event, 'dhcp');
-  if (body.type === 'reply') out.role(server.ip, 'dhcp');
+  if (body.type === 'reply') out.role(server, 'dhcp');
   const name = hostName(body.hostname);
   if (name === undefined) return;
-  // The name goes to the address the server gives (or the client already has), not to 0.0.0.0.
-  for (const candidate of [body.assigned_ip, body.client_ip, body.requested_ip]) {
-    if (typeof candidate === 'string' && isIpLiteral(candidate) && candidate !== '0.0.0.0') {
-      out.hostname(normalised(candidate), name);
+  // The name goes to the address the server gives (or the client already has); 0.0.0.0 in these
+  // fields means none.
+  for (const field of [body.assigned_ip, body.client_ip, body.requested_ip]) {
+    const address = field === '0.0.0.0' ? undefined : givenAddress(field);
+    if (address !== undefined) {
+      out.hostname(address, name);
       return;
     }
   }
-  if (client.ip !== '0.0.0.0' && client.ip !== '255.255.255.255') out.hostname(client.ip, name);
+  out.hostname(client, name);
 }
 
 function krb5(event: EveEvent, out: Collector): void {
   const body = event.body.krb5;
   if (!isObject(body)) return;
   const { client, server } = sidesOf(event, 'krb5');
-  out.role(server.ip, 'domain controller');
-  out.username(client.ip, text(body.cname));
+  out.role(server, 'domain controller');
+  out.username(client, text(body.cname));
   out.service(server, event.proto, 'krb5');
-  out.clientService(client.ip, 'krb5');
+  out.clientService(client, 'krb5');
 }
 
 function smb(event: EveEvent, out: Collector): void {
@@ -226,8 +268,8 @@ function smb(event: EveEvent, out: Collector): void {
   const { client } = sidesOf(event, 'smb');
   const ntlm = body.ntlmssp;
   if (isObject(ntlm)) {
-    out.hostname(client.ip, hostName(ntlm.host));
-    out.username(client.ip, text(ntlm.user));
+    out.hostname(client, hostName(ntlm.host));
+    out.username(client, text(ntlm.user));
   }
 }
 
@@ -236,10 +278,10 @@ function ssh(event: EveEvent, out: Collector): void {
   if (!isObject(body)) return;
   const { client, server } = sidesOf(event, 'ssh');
   const clientSoftware = isObject(body.client) ? text(body.client.software_version) : undefined;
-  if (clientSoftware !== undefined) out.add(client.ip, 'ssh.client', clientSoftware, { software_version: clientSoftware });
+  if (clientSoftware !== undefined) out.add(client, 'ssh.client', clientSoftware, { software_version: clientSoftware });
   const serverSoftware = isObject(body.server) ? text(body.server.software_version) : undefined;
-  out.service(server, event.proto, 'ssh', serverSoftware === undefined ? {} : { ssh: { server: { software_version: serverSoftware } } });
-  out.clientService(client.ip, 'ssh');
+  out.service(server, event.proto, 'ssh', serverSoftware === undefined ? NO_DETAILS : { ssh: { server: { software_version: serverSoftware } } });
+  out.clientService(client, 'ssh');
 }
 
 function flow(event: EveEvent, out: Collector): void {
@@ -252,7 +294,7 @@ function flow(event: EveEvent, out: Collector): void {
   const answers = reversed ? body.pkts_toserver : body.pkts_toclient;
   if (typeof answers !== 'number' || answers <= 0 || server.port === 0) return;
   out.service(server, event.proto, event.appProto);
-  out.clientService(client.ip, event.appProto);
+  out.clientService(client, event.appProto);
 }
 
 /** A flow's own start (`flow.start`, in the event's time form), if it is one. */
@@ -261,10 +303,12 @@ function flowStart(body: JsonObject): number | undefined {
   return isObject(flow) && typeof flow.start === 'string' ? eveTimestamp(flow.start) : undefined;
 }
 
+const NOTHING: readonly never[] = [];
+
 /** The evidence of one event. */
 export function deriveEvidence(event: EveEvent): Derived {
   const out = new Collector();
-  const alerted: string[] = [];
+  let alerted: readonly string[] = NOTHING;
   const body = event.body;
   switch (event.type) {
     case 'dns':
@@ -292,14 +336,19 @@ export function deriveEvidence(event: EveEvent): Derived {
     case 'flow':
       flow(event, out);
       break;
-    case 'alert':
-      alerted.push(event.src.ip);
-      if (event.dest.ip !== event.src.ip) alerted.push(event.dest.ip);
+    case 'alert': {
+      const ips: string[] = [];
+      for (const side of [event.src, event.dest]) {
+        if (!side.host) (out.dropped ??= []).push('not a host address');
+        else if (!ips.includes(side.ip)) ips.push(side.ip);
+      }
+      alerted = ips;
       break;
+    }
     default:
       break;
   }
   const from = event.type === 'flow' && out.evidence.length > 0 ? flowStart(body) : undefined;
-  return from !== undefined && from < event.at ? { at: event.at, from, evidence: out.evidence, alerted } : { at: event.at, evidence: out.evidence, alerted };
+  const dropped = out.dropped ?? NOTHING;
+  return from !== undefined && from < event.at ? { at: event.at, from, evidence: out.evidence, alerted, dropped } : { at: event.at, evidence: out.evidence, alerted, dropped };
 }
-

@@ -1,19 +1,42 @@
 /**
  * One line of a Suricata EVE log, read with no I/O: JSON, an event (`event_type`, `timestamp`),
- * its two addresses normalised. Anything else is a skip with its reason, counted by the import.
- * Suricata 6, 7 and 8 write the same envelope.
+ * its two addresses in canonical form. Anything else is a skip with its reason, counted by the
+ * import. Suricata 6, 7 and 8 write the same envelope. Whatever the import stores is something
+ * `POST /rest/appliances/host_id/import/` accepts: canonical addresses (normaliseHostIp) and
+ * times Python's datetime holds.
  */
+import { inDateTimeRange, parseIsoDateTimeInRange } from '../api/datetime';
 import { normaliseHostIp } from '../api/hostIdentity';
-import { parseIsoDateTime } from '../api/datetime';
 import type { JsonObject, JsonValue } from '../resources/fields';
 
-export type SkipReason = 'not JSON' | 'not an EVE event' | 'no valid address' | 'no valid timestamp' | 'line too long';
+export type SkipReason = 'not JSON' | 'not an EVE event' | 'no valid address' | 'no valid timestamp' | 'line too long' | 'nested too deep' | 'too many values';
 
-export const SKIP_REASONS: readonly SkipReason[] = ['not JSON', 'not an EVE event', 'no valid address', 'no valid timestamp', 'line too long'];
+export const SKIP_REASONS: readonly SkipReason[] = [
+  'not JSON',
+  'not an EVE event',
+  'no valid address',
+  'no valid timestamp',
+  'line too long',
+  'nested too deep',
+  'too many values',
+];
 
-/** An endpoint of the event: a normalised address and its port (0 when the protocol has none). */
-export interface Endpoint {
+/** Why a value an event gives is not stored: its address is not one, or not a host's. */
+export type DropReason = 'not a valid address' | 'not a host address';
+
+export const DROP_REASONS: readonly DropReason[] = ['not a valid address', 'not a host address'];
+
+/**
+ * An address an event names, canonical: `host` false for addresses that are no host's (the
+ * unspecified address, loopback, multicast, the limited broadcast), whose evidence is dropped.
+ */
+export interface Address {
   readonly ip: string;
+  readonly host: boolean;
+}
+
+/** An endpoint of the event: its address and its port (0 when the protocol has none). */
+export interface Endpoint extends Address {
   readonly port: number;
 }
 
@@ -47,18 +70,31 @@ export function text(value: JsonValue | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Addresses normalised before (a log names the same few thousand addresses again and again). */
-const NORMALISED = new Map<string, string | null>();
-const NORMALISED_LIMIT = 65_536;
-
-function normalisedIp(ip: string): string | undefined {
-  let known = NORMALISED.get(ip);
-  if (known === undefined) {
-    known = normaliseHostIp(ip)?.text ?? null;
-    if (NORMALISED.size >= NORMALISED_LIMIT) NORMALISED.clear();
-    NORMALISED.set(ip, known);
+/** Is this canonical address one a host can have (not ::, 0.0.0.0/8, loopback, multicast, 255.255.255.255)? */
+function isHostAddress(version: 4 | 6, bytes: readonly number[]): boolean {
+  if (version === 4) {
+    const [a] = bytes as [number];
+    return a !== 0 && a !== 127 && (a < 224 || a > 239) && !bytes.every((b) => b === 255);
   }
-  return known ?? undefined;
+  if (bytes[0] === 0xff) return false;
+  const upTo15 = bytes.slice(0, 15).every((b) => b === 0);
+  return !(upTo15 && (bytes[15] === 0 || bytes[15] === 1));
+}
+
+/** Addresses read before (a log names the same few thousand addresses again and again). */
+const ADDRESSES = new Map<string, Address | DropReason>();
+const ADDRESSES_KEPT = 65_536;
+
+/** An address as the host import stores it, or why it is not one. */
+export function addressOf(text: string): Address | DropReason {
+  let known = ADDRESSES.get(text);
+  if (known === undefined) {
+    const ip = normaliseHostIp(text);
+    known = ip ? { ip: ip.text, host: isHostAddress(ip.version, ip.bytes) } : 'not a valid address';
+    if (ADDRESSES.size >= ADDRESSES_KEPT) ADDRESSES.clear();
+    ADDRESSES.set(text, known);
+  }
+  return known;
 }
 
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
@@ -82,7 +118,8 @@ const lastDay = { key: -1, millis: 0 };
 
 /**
  * Suricata's own form, `2022-11-18T00:15:51.533831+0100`, read without a regular expression (an
- * import reads millions); anything else goes through the general ISO 8601 reader.
+ * import reads millions); anything else goes through the general ISO 8601 reader. An instant
+ * Python's datetime cannot hold (before year 1 or after 9999 once in UTC) is no timestamp.
  */
 export function eveTimestamp(text: string): number | undefined {
   if (text.length === 31 && text[4] === '-' && text[7] === '-' && text[10] === 'T' && text[13] === ':' && text[16] === ':' && text[19] === '.') {
@@ -104,26 +141,60 @@ export function eveTimestamp(text: string): number | undefined {
       const dayKey = (year * 16 + month) * 32 + day;
       if (dayKey !== lastDay.key) {
         // Date.UTC rolls 31 February over to March: such a date is refused as the general reader does.
-        if (day > daysIn(year, month)) return parseIsoDateTime(text);
+        if (day > daysIn(year, month)) return undefined;
         lastDay.key = dayKey;
         lastDay.millis = Date.UTC(year, month - 1, day);
       }
-      const millis = lastDay.millis + ((hour * 60 + minute) * 60 + second) * 1000;
-      return (millis - sign * (offsetHours * 60 + offsetMinutes) * 60_000) * 1000 + micros;
+      const utc = lastDay.millis + ((hour * 60 + minute) * 60 + second) * 1000 - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+      return inDateTimeRange(utc) ? utc * 1000 + micros : undefined;
     }
   }
-  return parseIsoDateTime(text);
+  const micros = parseIsoDateTimeInRange(text);
+  return typeof micros === 'number' ? micros : undefined;
 }
 
 function endpoint(ip: JsonValue | undefined, port: JsonValue | undefined): Endpoint | undefined {
   if (typeof ip !== 'string') return undefined;
-  const normalised = normalisedIp(ip);
-  if (normalised === undefined) return undefined;
-  return { ip: normalised, port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0 };
+  const address = addressOf(ip);
+  if (typeof address === 'string') return undefined;
+  return { ip: address.ip, host: address.host, port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0 };
+}
+
+/** Lines longer than this are looked over before they are parsed (a shorter one cannot hold enough to matter). */
+const CHECKED_FROM = 64 * 1024;
+/** An EVE event nests a few levels deep and holds a few hundred values at most. */
+const MAX_DEPTH = 512;
+const MAX_VALUES = 250_000;
+
+/**
+ * Why a long line is not parsed: nested deeper, or holding more values, than any event does.
+ * JSON.parse of a 16 MB line of `[[[…]]]` five million deep, or of four million `{}`, holds
+ * 350–430 MB; the line is scanned first (brackets and commas outside strings), in one pass.
+ */
+export function tooComplex(line: string): SkipReason | undefined {
+  if (line.length < CHECKED_FROM) return undefined;
+  let depth = 0;
+  let values = 0;
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return 'nested too deep';
+      if (++values > MAX_VALUES) return 'too many values';
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2c && ++values > MAX_VALUES) return 'too many values';
+  }
+  return undefined;
 }
 
 /** One line (without its newline) of an EVE log. */
 export function readEveLine(line: string): ReadLine {
+  const complex = tooComplex(line);
+  if (complex) return { skip: complex };
   let value: JsonValue;
   try {
     value = JSON.parse(line) as JsonValue;

@@ -9,10 +9,14 @@ import { parseIsoDateTime } from '../api/datetime';
 import { hostnamesText } from '../api/hostIdentity';
 import { HOME_NETS, HOST_LISTS, type HostListName } from '../resources/hosts';
 import type { JsonObject, JsonValue } from '../resources/fields';
-import type { EvidenceList } from './derive';
+import { detailOf, SERVICE_DETAILS, type EvidenceKind, type ServiceDetail } from './derive';
 import { isObject } from './event';
+import type { IdentityRecord, IdentitySource } from './identitySource';
 import { localIdentityRecord } from './identityText';
+import { replacesText } from './merge';
 import { eveTime, hostTime } from './times';
+
+export type { EvidenceRow, IdentityRecord, IdentitySource } from './identitySource';
 
 export { eveTime, hostTime };
 
@@ -38,9 +42,9 @@ export function parseHomeNets(text: string): { networks: Network[] } | { error: 
   return { networks };
 }
 
-/** One value the local import saw, as stored. */
+/** One value the local import saw, as stored (its item parsed). */
 export interface LocalValue {
-  readonly list: EvidenceList;
+  readonly list: EvidenceKind;
   readonly key: string;
   readonly item: JsonObject;
   readonly first: number;
@@ -70,13 +74,23 @@ function micros(value: JsonValue | undefined): number | undefined {
   return typeof value === 'string' ? parseIsoDateTime(value) : undefined;
 }
 
-/** Merge two timed items: the earliest first seen, the latest last seen, details of the latest. */
-function mergeTimed(a: JsonObject, b: JsonObject, format: (micros: number) => string): JsonObject {
-  const [aFirst, aLast, bFirst, bLast] = [micros(a.first_seen), micros(a.last_seen), micros(b.first_seen), micros(b.last_seen)];
-  const newer = (bLast ?? 0) >= (aLast ?? 0) ? b : a;
-  const older = newer === b ? a : b;
-  const first = Math.min(aFirst ?? Infinity, bFirst ?? Infinity);
-  const last = Math.max(aLast ?? -Infinity, bLast ?? -Infinity);
+/** An item without its times. */
+function untimed(item: JsonObject): JsonObject {
+  const { first_seen: _first, last_seen: _last, ...rest } = item;
+  return rest;
+}
+
+/**
+ * A timed item of the central server's and the local one of the same value, by the merge rule:
+ * the earliest first seen, the latest last seen, and the fields of the one last seen later (on a
+ * tie, of the greater, byte-wise).
+ */
+function mergeTimed(central: JsonObject, local: JsonObject, format: (micros: number) => string): JsonObject {
+  const [cFirst, cLast, lFirst, lLast] = [micros(central.first_seen), micros(central.last_seen), micros(local.first_seen), micros(local.last_seen)];
+  const localWins = replacesText(lLast ?? -Infinity, JSON.stringify(untimed(local)), cLast ?? -Infinity, JSON.stringify(untimed(central)));
+  const first = Math.min(cFirst ?? Infinity, lFirst ?? Infinity);
+  const last = Math.max(cLast ?? -Infinity, lLast ?? -Infinity);
+  const [older, newer] = localWins ? [central, local] : [local, central];
   return {
     ...older,
     ...newer,
@@ -85,11 +99,32 @@ function mergeTimed(a: JsonObject, b: JsonObject, format: (micros: number) => st
   };
 }
 
-function mergeList(list: HostListName, central: readonly JsonValue[], local: readonly JsonObject[]): JsonValue[] {
-  // Nothing to merge with (most hosts of an import): the local items are one per key already.
-  if (central.length === 0) return [...local];
-  if (list === 'services') return mergeServices(central, local);
-  const key = ITEM_KEY[list as keyof typeof ITEM_KEY];
+/** A local service value and the time each of its details was last seen. */
+interface LocalServiceValue {
+  readonly value: JsonObject;
+  readonly detailSeen: Partial<Record<ServiceDetail, number>>;
+}
+
+/**
+ * A service value of the central server's and the local one: times merged, and each detail (a
+ * certificate, a server header…) from whichever saw it later, the central one as of its value's
+ * last seen, the local one as of its own.
+ */
+function mergeServiceValue(central: JsonObject, local: LocalServiceValue): JsonObject {
+  const times = mergeTimed({ first_seen: central.first_seen ?? null, last_seen: central.last_seen ?? null }, { first_seen: local.value.first_seen!, last_seen: local.value.last_seen! }, eveTime);
+  const merged: JsonObject = { ...central, ...times };
+  const centralLast = micros(central.last_seen) ?? -Infinity;
+  for (const detail of SERVICE_DETAILS) {
+    const mine = local.value[detail];
+    if (mine === undefined) continue;
+    const theirs = central[detail];
+    if (theirs === undefined || replacesText(local.detailSeen[detail]!, JSON.stringify(mine), centralLast, JSON.stringify(theirs))) merged[detail] = mine;
+  }
+  return merged;
+}
+
+function mergeList(list: Exclude<HostListName, 'services' | 'net_info'>, central: readonly JsonValue[], local: readonly JsonObject[]): JsonValue[] {
+  const key = ITEM_KEY[list];
   const out = new Map<string, JsonObject>();
   const extra: JsonValue[] = [];
   for (const item of central) {
@@ -104,10 +139,10 @@ function mergeList(list: HostListName, central: readonly JsonValue[], local: rea
   return [...extra, ...out.values()];
 }
 
-function mergeServices(central: readonly JsonValue[], local: readonly JsonObject[]): JsonValue[] {
+function mergeServices(central: readonly JsonValue[], local: readonly JsonObject[], detailSeen: ReadonlyMap<JsonObject, Partial<Record<ServiceDetail, number>>>): JsonValue[] {
   const byPort = new Map<string, { proto: JsonValue; port: JsonValue; values: Map<string, JsonObject>; rest: JsonObject }>();
   const extra: JsonValue[] = [];
-  const take = (service: JsonValue) => {
+  const take = (service: JsonValue, isLocal: boolean) => {
     if (!isObject(service) || !Array.isArray(service.values)) {
       extra.push(service);
       return;
@@ -123,39 +158,49 @@ function mergeServices(central: readonly JsonValue[], local: readonly JsonObject
       if (!isObject(value)) continue;
       const app = String(value.app_proto);
       const known = entry.values.get(app);
-      entry.values.set(app, known ? mergeTimed(known, value, eveTime) : value);
+      entry.values.set(app, known && isLocal ? mergeServiceValue(known, { value, detailSeen: detailSeen.get(value) ?? {} }) : value);
     }
   };
-  central.forEach(take);
-  local.forEach(take);
+  for (const service of central) take(service, false);
+  for (const service of local) take(service, true);
   return [...extra, ...[...byPort.values()].map((entry) => ({ ...entry.rest, proto: entry.proto, port: entry.port, values: [...entry.values.values()] }))];
 }
 
-/** The local values of a host as api.md §7 list items. */
-function localItems(values: readonly LocalValue[]): Map<HostListName, JsonObject[]> {
-  const out = new Map<HostListName, JsonObject[]>();
+/** The local values of a host as api.md §7 list items (details in their service values), and when each detail was seen. */
+function localItems(values: readonly LocalValue[]): { items: Map<HostListName, JsonObject[]>; detailSeen: Map<JsonObject, Partial<Record<ServiceDetail, number>>> } {
+  const items = new Map<HostListName, JsonObject[]>();
   const push = (list: HostListName, item: JsonObject) => {
-    const items = out.get(list);
-    if (items) items.push(item);
-    else out.set(list, [item]);
+    const listed = items.get(list);
+    if (listed) listed.push(item);
+    else items.set(list, [item]);
   };
   const services = new Map<string, JsonObject & { values: JsonObject[] }>();
+  const serviceValues = new Map<string, JsonObject>();
+  const detailSeen = new Map<JsonObject, Partial<Record<ServiceDetail, number>>>();
   for (const value of values) {
     if (value.list === 'services') {
-      const { proto, port, app_proto, ...details } = value.item;
-      const id = `${String(proto)}/${String(port)}`;
+      const { proto, port, app_proto } = value.item;
+      const id = `${JSON.stringify(proto ?? null)}/${JSON.stringify(port ?? null)}`;
       let service = services.get(id);
-      if (!service) {
-        service = { proto: proto ?? null, port: port ?? null, values: [] };
-        services.set(id, service);
-      }
-      service.values.push({ app_proto: app_proto ?? 'unknown', first_seen: eveTime(value.first), last_seen: eveTime(value.last), ...details });
+      if (!service) services.set(id, (service = { proto: proto ?? null, port: port ?? null, values: [] }));
+      const item: JsonObject = { app_proto: app_proto ?? 'unknown', first_seen: eveTime(value.first), last_seen: eveTime(value.last) };
+      service.values.push(item);
+      serviceValues.set(value.key, item);
       continue;
     }
-    push(value.list, { ...value.item, first_seen: hostTime(value.first), last_seen: hostTime(value.last) });
+    const detail = detailOf(value.list);
+    if (detail !== undefined) {
+      const item = serviceValues.get(value.key);
+      if (item) {
+        item[detail] = value.item;
+        detailSeen.set(item, { ...detailSeen.get(item), [detail]: value.last });
+      }
+      continue;
+    }
+    push(value.list as HostListName, { ...value.item, first_seen: hostTime(value.first), last_seen: hostTime(value.last) });
   }
   for (const service of services.values()) push('services', service);
-  return out;
+  return { items, detailSeen };
 }
 
 /** When an address was first and last seen (epoch microseconds), by the central server and the local imports together. */
@@ -182,13 +227,14 @@ export function hostIdentity({ ip, central, local, homeNets }: IdentityInput): J
   const address = parseIp(ip);
   const home = address ? homeNets.find((network) => networkContains(network, address)) : undefined;
   const { first, last } = hostSpan(central, local);
-  const items = localItems(local?.values ?? []);
+  const { items, detailSeen } = localItems(local?.values ?? []);
   const shape: JsonObject = { first_seen: hostTime(first), last_seen: hostTime(last), in_home_net: home !== undefined };
   for (const list of HOST_LISTS) {
     if (list === 'net_info') continue;
     const centralItems = Array.isArray(central?.[list]) ? (central[list] as JsonValue[]) : [];
-    const merged = mergeList(list, centralItems, items.get(list) ?? []);
-    shape[list] = merged;
+    const localList = items.get(list) ?? [];
+    // Nothing to merge with (most hosts of an import): the local items are one per key already.
+    shape[list] = centralItems.length === 0 ? localList : list === 'services' ? mergeServices(centralItems, localList, detailSeen) : mergeList(list, centralItems, localList);
   }
   shape.net_info = [{ agg: home?.text ?? 'internet', first_seen: shape.first_seen!, last_seen: shape.last_seen! }];
   const ordered: JsonObject = { first_seen: shape.first_seen!, last_seen: shape.last_seen!, in_home_net: shape.in_home_net! };
@@ -200,32 +246,6 @@ export function hostIdentity({ ip, central, local, homeNets }: IdentityInput): J
   // Keys the central server sends beyond §7's are kept as they are.
   for (const [key, value] of Object.entries(central ?? {})) if (!(key in ordered)) ordered[key] = value;
   return ordered;
-}
-
-/** One evidence row of an address as stored: list, key, item (JSON text), first and last seen. */
-export type EvidenceRow = readonly [list: EvidenceList, key: string, item: string, first: number, last: number];
-
-/** What a refresh reads of an address: its central part as stored, and what the local imports saw. */
-export interface IdentitySource {
-  readonly ip: string;
-  /** The central part (host_id JSON text), if any. */
-  readonly central: string | null;
-  readonly centralHits: number | null;
-  readonly hits: number;
-  readonly first: number;
-  readonly last: number;
-  readonly values: readonly EvidenceRow[];
-}
-
-/** The host_id row a refresh writes for an address. */
-export interface IdentityRecord {
-  readonly ip: string;
-  readonly hits: number;
-  readonly first_seen: number;
-  readonly last_seen: number;
-  readonly hostnames: string;
-  /** The identity served, as JSON text. */
-  readonly data: string;
 }
 
 /** The stored values of an address as the identity reads them. */
@@ -241,7 +261,7 @@ export function localHostOf(source: IdentitySource): LocalHost {
 /** The row of an address: its central part and local evidence merged, under these home networks. */
 export function identityRecord(source: IdentitySource, homeNets: readonly Network[]): IdentityRecord {
   // Local evidence only (most of a site import's addresses): written straight from the stored items.
-  return (source.central ? undefined : localIdentityRecord(source, homeNets)) ?? identityRecordOfObjects(source, homeNets);
+  return source.central ? identityRecordOfObjects(source, homeNets) : localIdentityRecord(source, homeNets);
 }
 
 /** The row of an address made through the identity's objects (hostIdentity): any central part, any item. */
@@ -261,39 +281,12 @@ export function identityRecordOfObjects(source: IdentitySource, homeNets: readon
   };
 }
 
-/** The rows of a chunk of addresses, under the home networks given as CIDR texts (those that parse). */
-export function identityRecords(sources: readonly IdentitySource[], homeNets: readonly string[]): IdentityRecord[] {
-  const networks = homeNets.map((text) => parseNetwork(text)).filter((n): n is Network => n !== undefined);
-  return sources.map((source) => identityRecord(source, networks));
+/** The home networks given as CIDR texts, those that parse. */
+export function networksOf(homeNets: readonly string[]): Network[] {
+  return homeNets.map((text) => parseNetwork(text)).filter((n): n is Network => n !== undefined);
 }
 
-/**
- * Turns chunks of sources into rows, in the order they were given: here, as they come, or on
- * another thread while the caller reads the next chunk (electron/workspaces/identityThread.ts).
- */
-export interface IdentityBuilder {
-  submit(sources: readonly IdentitySource[], homeNets: readonly string[]): void;
-  /** The rows of the oldest chunk submitted and not yet taken. */
-  take(): IdentityRecord[];
-  /** Chunks submitted and not yet taken. */
-  readonly pending: number;
-}
-
-/** The builder that makes each chunk's rows at once, on the caller's thread. */
-export class InlineIdentities implements IdentityBuilder {
-  private readonly done: IdentityRecord[][] = [];
-
-  submit(sources: readonly IdentitySource[], homeNets: readonly string[]): void {
-    this.done.push(identityRecords(sources, homeNets));
-  }
-
-  take(): IdentityRecord[] {
-    const rows = this.done.shift();
-    if (!rows) throw new Error('no chunk of identities is pending');
-    return rows;
-  }
-
-  get pending(): number {
-    return this.done.length;
-  }
+/** The rows of a chunk of addresses, under these home networks. */
+export function identityRecords(sources: readonly IdentitySource[], homeNets: readonly Network[]): IdentityRecord[] {
+  return sources.map((source) => identityRecord(source, homeNets));
 }

@@ -10,6 +10,26 @@ import { addUser, startServer, type TestServer } from '../helpers/server';
 const HOSTS = '/rest/appliances/host_id';
 const SAMPLES = SAMPLES_DIR;
 const sample = (name: string) => JSON.parse(fs.readFileSync(path.join(SAMPLES, name), 'utf8'));
+/**
+ * A sample with every time turned into the same instant in UTC, in api.md's forms (`+00:00`, and
+ * `+0000` inside services): worked out here with Date, apart from the server's code.
+ */
+function inUtc<T>(value: T, form: '+00:00' | '+0000' = '+00:00'): T {
+  if (typeof value === 'string') {
+    const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(Z|[+-]\d\d:?\d\d)$/.exec(value);
+    if (!m) return value;
+    const [, seconds, micros = '', zone] = m;
+    const offset = zone === 'Z' ? 'Z' : `${zone!.slice(0, 3)}:${zone!.slice(-2)}`;
+    const utc = new Date(Date.parse(`${seconds}${offset}`)).toISOString().slice(0, 19);
+    return `${utc}.${micros.padEnd(6, '0')}${form}` as T;
+  }
+  if (Array.isArray(value)) return value.map((item) => inUtc(item, form)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'services' ? (v as unknown[]).map((service) => inUtc(service, '+0000')) : inUtc(v, form)])) as T;
+  }
+  return value;
+}
+
 const DAY = 86_400;
 /** 2023-07-11T00:00:00Z */
 const T0 = 1_689_033_600;
@@ -320,10 +340,10 @@ describe('POST host_id/import/', () => {
     expect((await listed(server.api, '')).count).toBe(1);
   });
 
-  test('the real clients\' samples import as they are and come back completed', async () => {
-    const xsoar = sample('xsoar-fetch_host_id.json');
-    const scout = sample('scout-mock-host_id-detail-with-hits.json');
-    expect((await server.api.post(`${HOSTS}/import/`, [xsoar, scout])).json()).toEqual({ imported: 2 });
+  test('the real clients\' samples import as they are and come back completed, their times the same instants in UTC', async () => {
+    const xsoar = inUtc(sample('xsoar-fetch_host_id.json'));
+    const scout = inUtc(sample('scout-mock-host_id-detail-with-hits.json'));
+    expect((await server.api.post(`${HOSTS}/import/`, [sample('xsoar-fetch_host_id.json'), sample('scout-mock-host_id-detail-with-hits.json')])).json()).toEqual({ imported: 2 });
     const mail = (await server.api.get(`${HOSTS}/${xsoar.ip}`)).json();
     expect(mail.hits).toBe(0);
     expect(mail.host_id).toMatchObject({ ...xsoar.host_id, in_home_net: false, net_info: [{ agg: 'internet', first_seen: xsoar.host_id.first_seen, last_seen: xsoar.host_id.last_seen }] });

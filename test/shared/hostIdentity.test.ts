@@ -78,7 +78,7 @@ describe('an import entry is checked field by field in DRF words', () => {
     });
   });
 
-  test('both timestamp forms of the samples are accepted, and hits may be numeric text', () => {
+  test('both timestamp forms of the samples are accepted, and kept as the same instants in UTC; hits may be numeric text', () => {
     const checked = checkHostEntry({ ip: '10.0.0.1', hits: '7', host_id: { first_seen: '2023-07-11T16:07:33.559720+0200', last_seen: '2023-07-11T16:07:33Z', in_home_net: 'yes' } });
     expect(checked.ok).toBe(true);
     if (!checked.ok) return;
@@ -86,7 +86,9 @@ describe('an import entry is checked field by field in DRF words', () => {
     expect(checked.entry.firstSeen).toBe(Date.UTC(2023, 6, 11, 14, 7, 33) * 1000 + 559720);
     expect(checked.entry.lastSeen).toBe(Date.UTC(2023, 6, 11, 16, 7, 33) * 1000);
     expect(checked.entry.hostId.in_home_net).toBe(true);
-    expect(checked.entry.hostId.first_seen).toBe('2023-07-11T16:07:33.559720+0200');
+    // Stored in api.md's form, in UTC (issue 22): 16:07:33.559720 at +02:00 is 14:07:33.559720 UTC.
+    expect(checked.entry.hostId.first_seen).toBe('2023-07-11T14:07:33.559720+00:00');
+    expect(checked.entry.hostId.last_seen).toBe('2023-07-11T16:07:33.000000+00:00');
   });
 
   test('an absent hits stays absent (the stored value is kept)', () => {

@@ -56,6 +56,7 @@ function fromSources(source: string): string | undefined {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    external: ['better-sqlite3', 'electron'],
     logLevel: 'silent',
   });
   return result.outputFiles?.[0]?.text;

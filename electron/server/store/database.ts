@@ -42,6 +42,14 @@ export function databaseSource(db: Db): DatabaseSource | undefined {
   return source && { ...source, module: createRequire(__filename).resolve('better-sqlite3') };
 }
 
+/** A read-only connection to a workspace's database, from another thread (which resolves better-sqlite3 itself). */
+export function openReadOnly(source: DatabaseSource, pageCacheMb = 4): Db {
+  const Opener = createRequire(source.module)(source.module) as typeof Database;
+  const db = new Opener(source.file, { readonly: true, fileMustExist: true, ...(source.nativeBinding ? { nativeBinding: source.nativeBinding } : {}) });
+  db.pragma(`cache_size = -${pageCacheMb * 1024}`);
+  return db;
+}
+
 /** Case-insensitive containment, Unicode-aware (SQLite's LIKE folds ASCII only). */
 function containsFolded(haystack: unknown, needle: unknown): number {
   if (typeof haystack !== 'string' || typeof needle !== 'string') return 0;
@@ -55,7 +63,10 @@ export function migrate(db: Db, file: string): void {
   const pending = MIGRATIONS.filter((m) => m.version > current);
   if (pending.length === 0) return;
   db.transaction(() => {
-    for (const migration of pending) db.exec(migration.sql);
+    for (const migration of pending) {
+      db.exec(migration.sql);
+      migration.run?.(db);
+    }
     db.pragma(`user_version = ${LATEST_VERSION}`);
   }).immediate();
 }

@@ -1,17 +1,17 @@
 /**
  * What the local EVE imports saw (host_evidence, host_local), the files read so far (eve_file),
- * each import's own staging tables and the workspace's home networks. An import stages its evidence
- * batch by batch and moves it in one transaction at the end (`commit`), which also writes the
- * merged identity of every address it touched into host_id; `discard` leaves nothing of it.
+ * the imports themselves (eve_import: who runs one, which files it claims, its staging tables)
+ * and the workspace's home networks. An import stages its evidence batch by batch and moves it
+ * into the evidence in one transaction at the end (`commit`), marking the addresses it changed
+ * as pending; their identities are written next (store/identities.ts). `discard` leaves nothing.
  */
 import os from 'node:os';
 import type { GatheredHost, GatheredValue } from '../../../shared/eve/accumulate';
-import type { EvidenceList } from '../../../shared/eve/derive';
-import { DEFAULT_HOME_NETS, localHostOf, type EvidenceRow, type LocalHost } from '../../../shared/eve/identity';
+import { DEFAULT_HOME_NETS } from '../../../shared/eve/identity';
 import type { Store } from './store';
 
 /** This process, as the owner of the imports it runs: `host:pid`. */
-const OWNER = `${os.hostname()}:${process.pid}`;
+export const IMPORT_OWNER = `${os.hostname()}:${process.pid}`;
 /** An import that has not staged for this long is over, whoever runs it (epoch microseconds). */
 const IMPORT_STALE_MICROS = 24 * 3600 * 1_000_000;
 
@@ -40,22 +40,32 @@ export function stagingOf(importPk: number): { readonly values: string; readonly
   return { values: `eve_staged_value_${importPk}`, hosts: `eve_staged_host_${importPk}` };
 }
 
-/** An EVE file as read so far: its first bytes' hash, how far, and the hash of the bytes before that point. */
+/** An EVE file as read so far: its first line's hash, how far, and hashes of its bytes before that point. */
 export interface EveFileRecord {
   readonly head: string;
   readonly path: string;
   readonly bytes: number;
   readonly lines: number;
+  /** The 4 KiB before `bytes` (what a record from before `samples` is checked by). */
   readonly tail: string;
+  /** Windows spread over [0, bytes) and the tail (eveFingerprint.ts); null in a record from before them. */
+  readonly samples: string | null;
 }
 
 const HOME_NETS_KEY = 'home_nets';
 
-/** How a value seen again merges into `table`'s row of it: the earliest first seen, the latest last seen, the details of the latest. */
+/**
+ * How a value seen again merges into `table`'s row of it: shared/eve/merge.ts's rule (the
+ * earliest first seen, the latest last seen, the item of the latest, the greater on a tie;
+ * tested equal to it). The import that brought it first stays.
+ */
 const mergeValue = (table: string) => `ON CONFLICT DO UPDATE SET
-  item = CASE WHEN excluded.last_seen >= ${table}.last_seen THEN excluded.item ELSE ${table}.item END,
+  item = CASE WHEN ${replaces('excluded', table)} THEN excluded.item ELSE ${table}.item END,
   first_seen = min(${table}.first_seen, excluded.first_seen),
   last_seen = max(${table}.last_seen, excluded.last_seen)`;
+
+/** Does `seen`'s item replace `known`'s (the rule's test, in SQL: text compares byte-wise)? */
+const replaces = (seen: string, known: string) => `(${seen}.last_seen > ${known}.last_seen OR (${seen}.last_seen = ${known}.last_seen AND ${seen}.item > ${known}.item))`;
 
 /** How an address seen again merges into `table`'s row of it: alerts added up, the earliest first seen, the latest last seen. */
 const mergeHost = (table: string) => `ON CONFLICT DO UPDATE SET
@@ -69,6 +79,12 @@ export interface GatheredBatch {
   readonly hosts: Iterable<GatheredHost>;
 }
 
+/** Another import running that claims a file this one would read. */
+export interface ClaimHolder {
+  readonly importPk: number;
+  readonly owner: string;
+}
+
 export class Evidence {
   constructor(private readonly store: Store) {}
 
@@ -78,32 +94,55 @@ export class Evidence {
     return text === undefined ? [...DEFAULT_HOME_NETS] : (JSON.parse(text) as string[]);
   }
 
+  /** Set the home networks: every address with local evidence is to be written again (inside the caller's write). */
   setHomeNets(networks: readonly string[]): void {
     this.store
       .command('INSERT INTO workspace_setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
       .run(HOME_NETS_KEY, JSON.stringify(networks));
+    this.store.command('INSERT OR IGNORE INTO host_identity_pending (ip) SELECT ip FROM host_local WHERE true').run();
   }
 
-  /** The files read before whose first bytes hash to `head`, latest first. */
+  /** The files read before whose first line hashes to `head`, latest first. */
   filesWithHead(head: string): EveFileRecord[] {
-    return this.store.query('SELECT head, path, bytes, lines, tail FROM eve_file WHERE head = ? ORDER BY updated DESC, pk DESC').all(head) as EveFileRecord[];
+    return this.store.query('SELECT head, path, bytes, lines, tail, samples FROM eve_file WHERE head = ? ORDER BY updated DESC, pk DESC').all(head) as EveFileRecord[];
   }
 
   /**
-   * Start an import: its staging id, and its staging tables made. The staging of imports that are
-   * over (their process has ended, or they have not staged for a day) is dropped first; that of
+   * Start an import: its pk, and its staging tables made. The staging of imports that are over
+   * (their process has ended, or they have not staged for a day) is dropped first; that of
    * imports still running (another import in this process, the command beside the app) is theirs
    * to keep.
    */
   begin(): number {
     return this.store.write(() => {
       const now = this.store.now();
-      const imports = this.store.query('SELECT pk, owner, touched FROM eve_import').all() as { pk: number; owner: string; touched: number }[];
-      for (const other of imports) if (!stillRunning(other.owner, other.touched, now)) this.discard(other.pk);
-      const importPk = Number(this.store.command('INSERT INTO eve_import (started, owner, touched) VALUES (?, ?, ?)').run(now, OWNER, now).lastInsertRowid);
+      for (const other of this.unfinished()) if (!stillRunning(other.owner, other.touched, now)) this.discard(other.pk);
+      const importPk = Number(this.store.command('INSERT INTO eve_import (started, owner, touched) VALUES (?, ?, ?)').run(now, IMPORT_OWNER, now).lastInsertRowid);
       const staging = stagingOf(importPk);
       this.store.exec(`${this.tableLike('host_evidence', staging.values)}; ${this.tableLike('host_local', staging.hosts)};`);
       return importPk;
+    });
+  }
+
+  private unfinished(): { pk: number; owner: string; touched: number; heads: string }[] {
+    return this.store.query('SELECT pk, owner, touched, heads FROM eve_import WHERE finished IS NULL').all() as { pk: number; owner: string; touched: number; heads: string }[];
+  }
+
+  /**
+   * Claim the files of these first-line hashes for import `importPk`, unless another running
+   * import claims one of them: then that import, and nothing is claimed (an import claims all
+   * its files at once, so two never wait for each other).
+   */
+  claim(importPk: number, heads: readonly string[]): ClaimHolder | undefined {
+    return this.store.write(() => {
+      const now = this.store.now();
+      const mine = new Set(heads);
+      for (const other of this.unfinished()) {
+        if (other.pk === importPk || !(JSON.parse(other.heads) as string[]).some((head) => mine.has(head))) continue;
+        if (stillRunning(other.owner, other.touched, now)) return { importPk: other.pk, owner: other.owner };
+      }
+      this.store.command('UPDATE eve_import SET heads = ?, touched = ? WHERE pk = ?').run(JSON.stringify([...mine]), now, importPk);
+      return undefined;
     });
   }
 
@@ -119,7 +158,7 @@ export class Evidence {
     return `CREATE TABLE ${name} (${sql.slice(made[0].length)}`;
   }
 
-  /** Add a batch to an import's staging (values merged as the final tables merge them). */
+  /** Add a batch to an import's staging (values merged as the evidence merges them). */
   stage(importPk: number, batch: GatheredBatch): void {
     const staging = stagingOf(importPk);
     this.store.write(() => {
@@ -127,12 +166,15 @@ export class Evidence {
       if (live === 0) throw new Error(`the staging of EVE import ${importPk} is gone`);
       // An import's own statements are not kept: its tables go with it.
       const value = this.store.commandOnce(
-        `INSERT INTO ${staging.values} (ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?) ${mergeValue(staging.values)}`,
+        `INSERT INTO ${staging.values} (ip, list, key, item, first_seen, last_seen, import_pk) VALUES (?, ?, ?, ?, ?, ?, ?) ${mergeValue(staging.values)}`,
         'insert eve_staged_value',
       );
-      for (const v of batch.values) value.run(v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
-      const host = this.store.commandOnce(`INSERT INTO ${staging.hosts} (ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?) ${mergeHost(staging.hosts)}`, 'insert eve_staged_host');
-      for (const h of batch.hosts) host.run(h.ip, h.hits, h.first, h.last);
+      for (const v of batch.values) value.run(v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last, importPk);
+      const host = this.store.commandOnce(
+        `INSERT INTO ${staging.hosts} (ip, hits, first_seen, last_seen, import_pk) VALUES (?, ?, ?, ?, ?) ${mergeHost(staging.hosts)}`,
+        'insert eve_staged_host',
+      );
+      for (const h of batch.hosts) host.run(h.ip, h.hits, h.first, h.last, importPk);
     });
   }
 
@@ -141,26 +183,7 @@ export class Evidence {
     return this.store.queryOnce(`SELECT count(*) FROM ${stagingOf(importPk).hosts}`, 'select eve_staged_host').pluck().get() as number;
   }
 
-  /**
-   * The addresses whose identities a staged import's commit writes again, in order: those it
-   * staged, and every other one with local evidence when `everyLocal` (the home networks change).
-   */
-  stagedAddresses(importPk: number, everyLocal: boolean): string[] {
-    const staging = stagingOf(importPk);
-    const sql = everyLocal ? `SELECT ip FROM host_local UNION SELECT ip FROM ${staging.hosts} ORDER BY ip` : `SELECT ip FROM ${staging.hosts} ORDER BY ip`;
-    return this.store.queryOnce(sql, 'select eve_staged_host').pluck().all() as string[];
-  }
-
-  /** Addresses staged by an import or in its last batch that have an identity already (the others will be new hosts). */
-  knownOf(importPk: number, last: GatheredBatch): number {
-    const ips = JSON.stringify([...last.hosts].map((h) => h.ip));
-    return this.store
-      .queryOnce(`SELECT count(*) FROM host_id WHERE ip IN (SELECT ip FROM ${stagingOf(importPk).hosts} UNION SELECT value FROM json_each(?))`, 'select host_id')
-      .pluck()
-      .get(ips) as number;
-  }
-
-  /** Drop an import's staging: nothing of it stays. */
+  /** Drop an import's staging and its row: nothing of it stays. */
   discard(importPk: number): void {
     const staging = stagingOf(importPk);
     this.store.write(() => {
@@ -170,91 +193,79 @@ export class Evidence {
   }
 
   /**
-   * Move a staged import and its last batch, still in memory, into the evidence (inside the
-   * caller's transaction), and record the files it read; the addresses it touched. A log whose
-   * evidence fits one batch (most do) is never staged: it goes straight to the evidence here.
-   * Into a workspace with no local evidence yet, the staging tables are renamed to be the evidence.
+   * Move an import's staging into the evidence (inside the caller's transaction), record the files
+   * it read and end it; the addresses whose evidence changed are marked pending (their identities
+   * to be written again), and their number returned. Into a workspace with no local evidence yet,
+   * the staging tables are renamed to be the evidence: nothing to merge with, and a large first
+   * import's rows are written once.
    */
-  commit(importPk: number, files: readonly EveFileRecord[], last: GatheredBatch): string[] {
+  commit(importPk: number, files: readonly EveFileRecord[]): number {
     const staging = stagingOf(importPk);
-    const touched = new Set(this.store.queryOnce(`SELECT ip FROM ${staging.hosts}`, 'select eve_staged_host').pluck().all() as string[]);
+    const pendingBefore = this.pendingCount();
     const first = this.store.query('SELECT NOT EXISTS (SELECT 1 FROM host_local) AND NOT EXISTS (SELECT 1 FROM host_evidence)').pluck().get() === 1;
     if (first) {
-      // Nothing to merge with: the staging, made as the evidence's tables are, becomes them
-      // (not copied row by row, then dropped: a large first import's tables are written once).
+      this.store.commandOnce(`INSERT OR IGNORE INTO host_identity_pending (ip) SELECT ip FROM ${staging.hosts} WHERE true`, 'insert host_identity_pending').run();
       this.store.exec(`
         DROP TABLE host_evidence;
         DROP TABLE host_local;
         ALTER TABLE ${staging.values} RENAME TO host_evidence;
         ALTER TABLE ${staging.hosts} RENAME TO host_local;`);
     } else {
+      // The addresses this import changes: a value new or merged into another, an address new, alerted or seen earlier or later.
       this.store
         .commandOnce(
-          `INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen)
-           SELECT ip, list, key, item, first_seen, last_seen FROM ${staging.values} WHERE true
+          `INSERT OR IGNORE INTO host_identity_pending (ip)
+           SELECT s.ip FROM ${staging.values} s LEFT JOIN host_evidence e ON e.ip = s.ip AND e.list = s.list AND e.key = s.key
+           WHERE e.ip IS NULL OR s.first_seen < e.first_seen OR ${replaces('s', 'e')}
+           UNION
+           SELECT s.ip FROM ${staging.hosts} s LEFT JOIN host_local h ON h.ip = s.ip
+           WHERE h.ip IS NULL OR s.hits > 0 OR s.first_seen < h.first_seen OR s.last_seen > h.last_seen`,
+          'insert host_identity_pending',
+        )
+        .run();
+      this.store
+        .commandOnce(
+          `INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen, import_pk)
+           SELECT ip, list, key, item, first_seen, last_seen, import_pk FROM ${staging.values} WHERE true
            ${mergeValue('host_evidence')}`,
           'insert host_evidence',
         )
         .run();
       this.store
         .commandOnce(
-          `INSERT INTO host_local (ip, hits, first_seen, last_seen)
-           SELECT ip, hits, first_seen, last_seen FROM ${staging.hosts} WHERE true
+          `INSERT INTO host_local (ip, hits, first_seen, last_seen, import_pk)
+           SELECT ip, hits, first_seen, last_seen, import_pk FROM ${staging.hosts} WHERE true
            ${mergeHost('host_local')}`,
           'insert host_local',
         )
         .run();
-    }
-    const value = this.store.command(`INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?) ${mergeValue('host_evidence')}`);
-    for (const v of last.values) value.run(v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last);
-    const host = this.store.command(`INSERT INTO host_local (ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?) ${mergeHost('host_local')}`);
-    for (const h of last.hosts) {
-      host.run(h.ip, h.hits, h.first, h.last);
-      touched.add(h.ip);
+      this.store.exec(`DROP TABLE ${staging.values}; DROP TABLE ${staging.hosts};`);
     }
     const now = this.store.now();
     for (const file of files) {
       this.store.command('DELETE FROM eve_file WHERE head = ? AND path = ?').run(file.head, file.path);
       this.store
-        .command('INSERT INTO eve_file (head, path, bytes, lines, tail, updated) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(file.head, file.path, file.bytes, file.lines, file.tail, now);
+        .command('INSERT INTO eve_file (head, path, bytes, lines, tail, samples, updated) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(file.head, file.path, file.bytes, file.lines, file.tail, file.samples, now);
     }
-    this.discard(importPk);
-    return [...touched].sort();
+    this.store.command("UPDATE eve_import SET finished = ?, heads = '[]' WHERE pk = ?").run(now, importPk);
+    return this.pendingCount() - pendingBefore;
   }
 
-  /** What the local imports saw of an address (undefined: nothing). */
-  local(ip: string): LocalHost | undefined {
-    const stored = this.localRows([ip]).get(ip);
-    return stored && localHostOf({ ip, central: null, centralHits: null, ...stored });
-  }
-
-  /**
-   * What the local imports saw of each of these addresses, as stored (those with nothing are left
-   * out), in two statements whatever their number: a refresh of a large import reads hosts a
-   * chunk at a time.
-   */
-  localRows(ips: readonly string[]): Map<string, { hits: number; first: number; last: number; values: EvidenceRow[] }> {
-    const list = JSON.stringify(ips);
-    const hosts = this.store.query('SELECT ip, hits, first_seen, last_seen FROM host_local WHERE ip IN (SELECT value FROM json_each(?))').raw().all(list) as [
-      string,
-      number,
-      number,
-      number,
-    ][];
-    const out = new Map<string, { hits: number; first: number; last: number; values: EvidenceRow[] }>();
-    for (const [ip, hits, first, last] of hosts) out.set(ip, { hits, first, last, values: [] });
-    if (out.size === 0) return out;
-    const rows = this.store
-      .query('SELECT ip, list, key, item, first_seen, last_seen FROM host_evidence WHERE ip IN (SELECT value FROM json_each(?)) ORDER BY ip, list, key')
-      .raw()
-      .all(list) as [string, EvidenceList, string, string, number, number][];
-    for (const [ip, list, key, item, first, last] of rows) out.get(ip)?.values.push([list, key, item, first, last]);
-    return out;
+  /** Addresses whose identity waits to be written again. */
+  pendingCount(): number {
+    return this.store.query('SELECT count(*) FROM host_identity_pending').pluck().get() as number;
   }
 
   /** Every address the local imports saw. */
   localIps(): string[] {
     return this.store.query('SELECT ip FROM host_local').pluck().all() as string[];
+  }
+
+  /** Does the address have local evidence? */
+  hasLocal(ip: string): boolean {
+    // Most workspaces have no local evidence: one look (kept until the next change) spares a lookup per host of a large pull.
+    const any = this.store.cachedQuery('host_local any', () => this.store.query('SELECT EXISTS (SELECT 1 FROM host_local)').pluck().get() === 1);
+    return any && this.store.query('SELECT 1 FROM host_local WHERE ip = ?').get(ip) !== undefined;
   }
 }

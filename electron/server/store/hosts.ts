@@ -8,11 +8,13 @@ import type { HostEntry } from '../../../shared/api/hostIdentity';
 import { hostRecordOf, type HostRecord } from '../../../shared/api/imports';
 import { pageNumber, type OrderTerm, type PageRequest } from '../../../shared/api/listParams';
 import type { QueryNode } from '../../../shared/api/qfilter';
-import { identityRecords, InlineIdentities, type IdentityBuilder, type IdentityRecord, type IdentitySource } from '../../../shared/eve/identity';
+import { identityRecords, networksOf } from '../../../shared/eve/identity';
+import type { IdentityRecord } from '../../../shared/eve/identitySource';
 import { HOST_LISTS } from '../../../shared/resources';
 import { CENTRAL_SQL } from './centralPart';
 import type { Evidence } from './evidence';
 import { HostSearch, type MatchedHosts, type VocabLayout } from './hostSearch';
+import { IdentitySources } from './identitySources';
 import { CACHING, ReadCache, type Store } from './store';
 
 /** A stored host as the API shows it. */
@@ -67,7 +69,8 @@ ON CONFLICT(ip) DO UPDATE SET
 
 /**
  * The served identity of an address that local evidence has a part in; its central part kept
- * (written out first if it was the served identity: SET reads the row as it was).
+ * (written out first if it was the served identity: SET reads the row as it was). A row that
+ * would not change is not written: a change counts only what really changed.
  */
 const UPSERT_MERGED = `
 INSERT INTO host_id (ip, hits, first_seen, last_seen, hostnames, data)
@@ -78,29 +81,11 @@ ON CONFLICT(ip) DO UPDATE SET
   first_seen = excluded.first_seen,
   last_seen = excluded.last_seen,
   hostnames = excluded.hostnames,
-  data = excluded.data`;
+  data = excluded.data
+WHERE data IS NOT excluded.data OR hits IS NOT excluded.hits OR first_seen IS NOT excluded.first_seen
+  OR last_seen IS NOT excluded.last_seen OR hostnames IS NOT excluded.hostnames OR central = ''`;
 
 type SqlParam = string | number;
-
-/** Addresses whose identity a refresh reads and writes together. */
-const REFRESH_CHUNK = 64;
-/**
- * Chunks read ahead of the one written: a builder on another thread makes their rows meanwhile,
- * and a chunk slower to make than the others does not hold the refresh up.
- */
-const CHUNKS_AHEAD = 4;
-
-function* chunksOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
-  let chunk: T[] = [];
-  for (const item of items) {
-    chunk.push(item);
-    if (chunk.length === size) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield chunk;
-}
 
 /** Past this many matches, a page of a host_id_qfilter is found along the order's index. */
 const WALK_ORDER_ABOVE = 2000;
@@ -166,12 +151,16 @@ export class Hosts {
   /** Each address's entry as the API renders it, kept until the next change (filled by the handler). */
   readonly rendered: ReadCache<string, object>;
 
+  /** What identities are made from (the one reader of it). */
+  readonly sources: IdentitySources;
+
   constructor(
     private readonly store: Store,
     private readonly evidence: Evidence,
     /** How the search index lays out its ids (store/hostSearch.ts; smaller in a test only). */
     searchLayout?: VocabLayout,
   ) {
+    this.sources = new IdentitySources(store);
     this.search = new HostSearch(store, searchLayout);
     this.sets = store.register(new QuerySets());
     this.rendered = store.register(new ReadCache<string, object>());
@@ -217,7 +206,7 @@ export class Hosts {
       hostnames: record.hostnames,
       data: record.data,
     });
-    if (this.hasLocal(record.ip)) this.refresh([record.ip]);
+    if (this.evidence.hasLocal(record.ip)) this.refreshAddresses([record.ip]);
     else this.search.changed(record.ip);
   }
 
@@ -234,72 +223,64 @@ export class Hosts {
 
   /** The central server no longer has the address: its central part goes, local evidence stays. */
   removeCentral(ip: string): void {
-    if (!this.hasLocal(ip)) {
+    if (!this.evidence.hasLocal(ip)) {
       this.remove(ip);
       return;
     }
     this.store.command('UPDATE host_id SET central = NULL, central_hits = NULL WHERE ip = ?').run(ip);
-    this.refresh([ip]);
+    this.refreshAddresses([ip]);
   }
 
-  private hasLocal(ip: string): boolean {
-    // Most workspaces have no local evidence: one look (kept until the next change) spares a
-    // lookup per host of a large import.
-    const any = this.store.cachedQuery('host_local any', () => this.store.query('SELECT EXISTS (SELECT 1 FROM host_local)').pluck().get() === 1);
-    return any && this.store.query('SELECT 1 FROM host_local WHERE ip = ?').get(ip) !== undefined;
+  /** Write again, here and now, the served identity of these addresses (their central part or local evidence changed). */
+  refreshAddresses(ips: readonly string[]): number {
+    const homeNets = networksOf(this.evidence.homeNets());
+    const changed = this.writeIdentities(identityRecords(this.sources.of(ips), homeNets));
+    this.store.command('DELETE FROM host_identity_pending WHERE ip IN (SELECT value FROM json_each(?))').run(JSON.stringify(ips));
+    return changed;
   }
 
   /**
-   * Write again the served identity of addresses with local evidence: central part and local
-   * evidence merged. The rows are made by `builder` (here unless given: an import passes one on
-   * another thread, which makes a chunk's rows while this one reads the next and writes the last).
+   * Write again the identities waiting (host_identity_pending), here, a chunk at a time, until
+   * none waits or `budgetMs` is spent, in one write (a background catch-up, or all of them): how
+   * many changed, and whether any waits still.
    */
-  refresh(ips: Iterable<string>, builder: IdentityBuilder = new InlineIdentities()): number {
-    const homeNets = this.evidence.homeNets();
-    let count = 0;
-    const writeTaken = () => (count += this.writeIdentities(builder.take()));
-    // A chunk of addresses at a time: a large import's refresh reads its hosts in a few statements, not three per host.
-    for (const chunk of chunksOf(ips, REFRESH_CHUNK)) {
-      const sources = this.sourcesOf(chunk);
-      if (sources.length === 0) continue;
-      builder.submit(sources, homeNets);
-      // A few chunks ahead: the builder makes their rows while the oldest one's are written.
-      if (builder.pending > CHUNKS_AHEAD) writeTaken();
-    }
-    while (builder.pending > 0) writeTaken();
-    return count;
+  refreshPending(budgetMs = Infinity): { changed: number; waiting: boolean } {
+    return this.store.write(() => {
+      const started = performance.now();
+      const homeNets = networksOf(this.evidence.homeNets());
+      let changed = 0;
+      for (const chunk of this.sources.pendingChunks()) {
+        changed += this.writeIdentities(identityRecords(chunk, homeNets));
+        this.store.command('DELETE FROM host_identity_pending WHERE ip IN (SELECT value FROM json_each(?))').run(JSON.stringify(chunk.map((source) => source.ip)));
+        if (performance.now() - started > budgetMs) break;
+      }
+      return { changed, waiting: this.evidence.pendingCount() > 0 };
+    });
   }
 
-  /** The served identities of these addresses (those with local evidence), made here from the tables, not written. */
-  identitiesOf(ips: readonly string[], homeNets: readonly string[]): IdentityRecord[] {
-    return identityRecords(this.sourcesOf(ips), homeNets);
-  }
-
-  /** What an identity is made of, for each of these addresses with local evidence: central part and local evidence. */
-  private sourcesOf(ips: readonly string[]): IdentitySource[] {
-    const locals = this.evidence.localRows(ips);
-    if (locals.size === 0) return [];
-    const central = new Map<string, { data: string | null; hits: number | null }>();
-    const centrals = this.store.query(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw();
-    for (const [ip, data, hits] of centrals.all(JSON.stringify([...locals.keys()])) as [string, string | null, number | null][]) central.set(ip, { data, hits });
-    const sources: IdentitySource[] = [];
-    for (const [ip, local] of locals) {
-      const row = central.get(ip);
-      sources.push({ ip, central: row?.data ?? null, centralHits: row?.hits ?? null, ...local });
-    }
-    return sources;
+  /** Forget every pending identity (once all of them are written, in the same transaction). */
+  pendingWritten(): void {
+    this.store.command('DELETE FROM host_identity_pending').run();
   }
 
   /**
-   * Write served identities made elsewhere (local evidence and central part merged: a refresh's
-   * rows, or those an import's identity thread read itself); how many.
+   * Write served identities (local evidence and central part merged), made here or on another
+   * thread; how many rows were new or changed (an identical row is not written).
    */
   writeIdentities(records: readonly IdentityRecord[]): number {
     const write = this.store.command(UPSERT_MERGED);
+    const changed: string[] = [];
     // Bound by position: 5-8 % faster than by name over the rows of a large import.
-    for (const record of records) write.run(record.ip, record.hits, record.first_seen, record.last_seen, record.hostnames, record.data);
-    this.search.changedMany(JSON.stringify(records.map((record) => record.ip)));
-    return records.length;
+    for (const record of records) {
+      if (write.run(record.ip, record.hits, record.first_seen, record.last_seen, record.hostnames, record.data).changes > 0) changed.push(record.ip);
+    }
+    if (changed.length > 0) this.search.changedMany(JSON.stringify(changed));
+    return changed.length;
+  }
+
+  /** How many hosts are stored. */
+  count(): number {
+    return this.store.query('SELECT count(*) FROM host_id').pluck().get() as number;
   }
 
   /** Store one checked entry in place of the host of its ip; an absent `hits` keeps the stored one. */

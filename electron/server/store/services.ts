@@ -75,6 +75,8 @@ export class Services {
   readonly remoteHistory: RemoteHistory;
   readonly mirrorRows: MirrorRows;
   readonly recorder: ChangeRecorder | undefined;
+  /** EVE imports of this process running on threads of their own, with connections of their own (the background waits for them). */
+  importsRunning = 0;
   private readonly byResource: ReadonlyMap<string, Table>;
 
   constructor(

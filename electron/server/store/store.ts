@@ -275,6 +275,44 @@ export class Store {
     return result;
   }
 
+  /**
+   * Run `fn` in one IMMEDIATE transaction held across its awaits (nested writes join it): only for
+   * a connection nothing else uses meanwhile (an EVE import's own, on its own thread, waiting for
+   * the rows its helper thread makes).
+   */
+  async writeAsync<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.depth > 0) throw new Error('writeAsync() cannot join another write');
+    this.depth++;
+    let result: T;
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        result = await fn();
+        this.db.exec('COMMIT');
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    } catch (error) {
+      this.committed.length = 0;
+      throw error;
+    } finally {
+      this.depth--;
+      this.clearCaches();
+      this.seen = this.changes();
+    }
+    for (const action of this.committed.splice(0)) action();
+    for (const listener of this.commitListeners) listener();
+    return result;
+  }
+
+  /** Another connection wrote (an import on its own thread): the caches go, and the commit listeners are told. */
+  changedElsewhere(): void {
+    this.clearCaches();
+    this.seen = this.changes();
+    for (const listener of this.commitListeners) listener();
+  }
+
   /** Call `listener` after every write that commits (the host search index catching up). */
   onCommit(listener: () => void): void {
     this.commitListeners.push(listener);

@@ -12,19 +12,27 @@ import { ImportForm } from '../components/ImportForm';
 import { formatBytes } from './hostsFormat';
 import { uploadFile, type Upload } from './hostsUpload';
 
+/** A reason and how many, with the first lines it happened on. */
+interface Counted {
+  readonly reason: string;
+  readonly count: number;
+  readonly first: readonly string[];
+}
+
 interface Summary {
   readonly linesRead: number;
   readonly eventsUsed: number;
   readonly eventsOther: number;
   readonly hostsCreated: number;
   readonly hostsUpdated: number;
-  readonly skipped: readonly { readonly reason: string; readonly count: number; readonly first: readonly string[] }[];
-  readonly files: readonly { readonly path: string; readonly fromLine: number; readonly lines: number }[];
+  readonly skipped: readonly Counted[];
+  readonly dropped: readonly Counted[];
+  readonly files: readonly { readonly path: string; readonly fromLine: number; readonly lines: number; readonly alreadyImported: number }[];
 }
 
 type Phase =
   | { readonly kind: 'idle' }
-  | { readonly kind: 'running'; readonly sent: number; readonly total: number; readonly events: number; readonly hosts: number }
+  | { readonly kind: 'running'; readonly sent: number; readonly total: number; readonly events: number; readonly hosts: number; readonly waiting?: string }
   | { readonly kind: 'done'; readonly summary: Summary }
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'failed'; readonly message: string };
@@ -32,49 +40,64 @@ type Phase =
 const number = (value: JsonValue | undefined) => (typeof value === 'number' ? value : 0);
 
 /** The server's summary, read defensively. */
+const objectOf = (value: JsonValue | undefined): JsonObject => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
+
+/** Reasons and their counts, as the summary gives them. */
+function countedOf(value: JsonValue | undefined): Counted[] {
+  return Object.entries(objectOf(value)).map(([reason, counted]) => {
+    const entry = objectOf(counted);
+    return { reason, count: number(entry.count), first: Array.isArray(entry.first) ? entry.first.map(String) : [] };
+  });
+}
+
 export function summaryOf(body: JsonValue): Summary {
-  const object: JsonObject = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
-  const skipped = typeof object.skipped === 'object' && object.skipped !== null && !Array.isArray(object.skipped) ? object.skipped : {};
+  const object = objectOf(body);
   return {
     linesRead: number(object.linesRead),
     eventsUsed: number(object.eventsUsed),
     eventsOther: number(object.eventsOther),
     hostsCreated: number(object.hostsCreated),
     hostsUpdated: number(object.hostsUpdated),
-    skipped: Object.entries(skipped).map(([reason, value]) => {
-      const entry = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
-      return { reason, count: number(entry.count), first: Array.isArray(entry.first) ? entry.first.map(String) : [] };
-    }),
+    skipped: countedOf(object.skipped),
+    dropped: countedOf(object.dropped),
     files: (Array.isArray(object.files) ? object.files : []).map((file) => {
-      const entry = typeof file === 'object' && file !== null && !Array.isArray(file) ? file : {};
-      return { path: String(entry.path ?? ''), fromLine: number(entry.fromLine), lines: number(entry.lines) };
+      const entry = objectOf(file);
+      return { path: String(entry.path ?? ''), fromLine: number(entry.fromLine), lines: number(entry.lines), alreadyImported: number(entry.alreadyImported) };
     }),
   };
 }
 
+/** "12 lines skipped, not JSON (first: line 3, line 9)". */
+function CountedList({ label, items, what }: { label: string; items: readonly Counted[]; what: (count: number) => string }) {
+  if (items.length === 0) return null;
+  return (
+    <ul aria-label={label}>
+      {items.map((s) => (
+        <li key={s.reason}>
+          {s.count.toLocaleString()} {what(s.count)}, {s.reason} (first: {s.first.map((w) => w.replace(/^.*:/, 'line ')).join(', ')})
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function SummaryView({ summary }: { summary: Summary }) {
   const nothingNew = summary.linesRead === 0;
+  const already = summary.files[0]?.alreadyImported ?? 0;
   return (
     <div className="eve-summary" role="status">
       {nothingNew ? (
-        <p>Nothing new: this log was imported before, up to its last line.</p>
+        <p>Nothing new: this log was imported before, up to its last line ({already.toLocaleString()} lines already imported).</p>
       ) : (
         <p>
           {summary.hostsCreated.toLocaleString()} new {summary.hostsCreated === 1 ? 'host' : 'hosts'}, {summary.hostsUpdated.toLocaleString()} updated, from{' '}
           {summary.eventsUsed.toLocaleString()} events ({summary.linesRead.toLocaleString()} lines read
-          {summary.files[0] && summary.files[0].fromLine > 1 ? `, from line ${summary.files[0].fromLine.toLocaleString()}: the lines before were imported earlier` : ''}).
+          {already > 0 ? `, from line ${(already + 1).toLocaleString()}: the ${already.toLocaleString()} lines before were imported earlier` : ''}).
         </p>
       )}
       {summary.eventsOther > 0 && <p className="muted">{summary.eventsOther.toLocaleString()} events of other types say nothing of hosts.</p>}
-      {summary.skipped.length > 0 && (
-        <ul aria-label="Lines skipped">
-          {summary.skipped.map((s) => (
-            <li key={s.reason}>
-              {s.count.toLocaleString()} {s.count === 1 ? 'line' : 'lines'} skipped, {s.reason} (first: {s.first.map((w) => w.replace(/^.*:/, 'line ')).join(', ')})
-            </li>
-          ))}
-        </ul>
-      )}
+      <CountedList label="Lines skipped" items={summary.skipped} what={(n) => (n === 1 ? 'line skipped' : 'lines skipped')} />
+      <CountedList label="Values not stored" items={summary.dropped} what={(n) => (n === 1 ? 'value not stored' : 'values not stored')} />
     </div>
   );
 }
@@ -96,7 +119,7 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
   const start = async () => {
     if (!file) return;
     let sent = 0;
-    let server = { events: 0, hosts: 0 };
+    let server: { events: number; hosts: number; waiting?: string } = { events: 0, hosts: 0 };
     const show = () => setPhase({ kind: 'running', sent, total: file.size, ...server });
     show();
     const current = uploadFile(withQuery(appPath('importEve'), { name: file.name }), file, 'application/octet-stream', {
@@ -111,7 +134,7 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
       appCall('eveProgress')
         .then((progress) => {
           if (progress.running === true) {
-            server = { events: number(progress.events), hosts: number(progress.hosts) };
+            server = { events: number(progress.events), hosts: number(progress.hosts), ...(typeof progress.waitingFor === 'string' ? { waiting: progress.waitingFor } : {}) };
             show();
           }
         })
@@ -137,7 +160,8 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
         .then((progress) => {
           if (progress.running !== true) return;
           shown = true;
-          setPhase({ kind: 'running', sent: number(progress.bytesRead), total: number(progress.bytesTotal), events: number(progress.events), hosts: number(progress.hosts) });
+          const waiting = typeof progress.waitingFor === 'string' ? { waiting: progress.waitingFor } : {};
+          setPhase({ kind: 'running', sent: number(progress.bytesRead), total: number(progress.bytesTotal), events: number(progress.events), hosts: number(progress.hosts), ...waiting });
         })
         .catch(() => undefined);
     }, 500);
@@ -197,7 +221,9 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
           <>
             <progress aria-label="EVE import progress" max={100} value={percent} />
             <span>
-              {percent}% ({formatBytes(phase.sent)} of {formatBytes(phase.total)}), {phase.events.toLocaleString()} events, {phase.hosts.toLocaleString()} hosts
+              {phase.waiting
+                ? `Waiting: ${phase.waiting}.`
+                : `${percent}% (${formatBytes(phase.sent)} of ${formatBytes(phase.total)}), ${phase.events.toLocaleString()} events, ${phase.hosts.toLocaleString()} hosts`}
             </span>
           </>
         )}

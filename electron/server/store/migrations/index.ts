@@ -1,3 +1,4 @@
+import type { Db } from '../database';
 import { initial } from './001_initial';
 import { sync } from './002_sync';
 import { evidence } from './003_evidence';
@@ -6,11 +7,14 @@ import { historyChanges } from './005_history_changes';
 import { importOwners } from './006_import_owners';
 import { importTables } from './007_import_tables';
 import { vocabularyUnbound } from './008_vocabulary_unbound';
+import { evidenceDetails, normaliseCentralParts } from './009_evidence_details';
 
 export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /** A step SQL alone cannot take (JSON rewritten by the API's own rules), run after `sql`, in the same transaction. */
+  readonly run?: (db: Db) => void;
 }
 
 /** Numbered schema steps; `PRAGMA user_version` records the last one applied. */
@@ -23,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'import owners', sql: importOwners },
   { version: 7, name: 'import tables', sql: importTables },
   { version: 8, name: 'vocabulary unbound', sql: vocabularyUnbound },
+  { version: 9, name: 'evidence details', sql: evidenceDetails, run: normaliseCentralParts },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
