@@ -8,6 +8,7 @@
  * without its newline (a probe still writing it) is left for the next import.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { HEAD_BYTES, sha256, StreamFingerprint } from './eveFingerprint';
@@ -15,7 +16,8 @@ import { HEAD_BYTES, sha256, StreamFingerprint } from './eveFingerprint';
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** A segment's size: a thread parses one in about 60 ms. */
 export const SEGMENT_BYTES = 8 * 1024 * 1024;
-const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** A UTF-8 byte-order mark, which some tools write first: no part of the first line. */
+export const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** An import refused for its input (a file that is no log, a truncated gzip, a cancel): nothing was imported. */
 export class EveImportError extends Error {}
@@ -29,14 +31,45 @@ export function isDiskFull(error: unknown): boolean {
   return code === 'SQLITE_FULL' || code === 'ENOSPC' || error instanceof DiskFullError;
 }
 
-/** Whole lines of the content, from `start` (each line with its newline), or one line too long to hold. */
+/**
+ * The memory segments are read into, used again once a segment is parsed (here, or on the helper
+ * thread, which moves it back): fresh memory for every segment cost more than copying the file out
+ * of the page cache (its pages are faulted in one by one; 0.5 s of a 200 MB import on this VM).
+ */
+export class SegmentMemory {
+  private readonly free: ArrayBuffer[] = [];
+
+  constructor(
+    readonly size: number,
+    private readonly kept = 3,
+  ) {}
+
+  /** `length` bytes to read into (longer than a segment: memory of its own). */
+  take(length: number): Buffer {
+    if (length > this.size) return Buffer.allocUnsafeSlow(length);
+    const free = this.free.pop();
+    return (free ? Buffer.from(free) : Buffer.allocUnsafeSlow(this.size)).subarray(0, length);
+  }
+
+  /** A segment parsed: its memory is free again. */
+  give(bytes: Uint8Array): void {
+    if (bytes.buffer instanceof ArrayBuffer && bytes.buffer.byteLength === this.size && this.free.length < this.kept) this.free.push(bytes.buffer);
+  }
+}
+
+/**
+ * Whole lines of the content, [start, end) (each line with its newline): a stream's gathered in
+ * `bytes`; a plain file's read by whichever thread parses it (eveParse.ts), a megabyte at a time
+ * through memory of its own, so that they are parsed while they are in the processor's cache.
+ */
 export interface Segment {
   /** Its content offset. */
   readonly start: number;
   /** Where the content after it starts. */
   readonly end: number;
-  readonly bytes: Buffer;
-  /** A line longer than MAX_LINE_BYTES, read past: `bytes` is empty. */
+  /** A stream's lines (a plain file's are read where they are parsed). */
+  readonly bytes?: Buffer;
+  /** A line longer than MAX_LINE_BYTES, read past: no bytes. */
   readonly overlong?: true;
 }
 
@@ -75,18 +108,21 @@ export class ContentReader {
   empty = false;
   private fingerprint: StreamFingerprint | undefined;
   private position = 0;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  /** A stream's content from `position` on, gathered in memory of the segments' own (`heldBytes` of it). */
+  private held: Buffer = Buffer.alloc(0);
+  private heldBytes = 0;
+  /** What is left of the last chunk the stream gave, not gathered yet. */
+  private spill: Buffer | undefined;
   private readonly chunks: AsyncIterator<Buffer> | undefined;
-  private ended = false;
-  private overlong = false;
+  /** The end of a plain file's last complete line (after it, a line a probe may still be writing). */
+  private fileEnd = 0;
   private constructor(
     private readonly fd: number | undefined,
     private readonly size: number,
     stream: AsyncIterable<Buffer> | undefined,
     /** Bytes of the source read so far (compressed bytes for gzip), for progress. */
     private readonly counter: { raw: number },
-    private readonly segmentBytes: number,
+    private readonly memory: SegmentMemory,
   ) {
     this.chunks = stream?.[Symbol.asyncIterator]();
   }
@@ -95,7 +131,7 @@ export class ContentReader {
    * Open a source and read its first line. A file whose first bytes are gzip's magic is read as a
    * stream of its decompressed content; a plain file by position.
    */
-  static async open(name: string, input: ContentInput, segmentBytes = SEGMENT_BYTES): Promise<ContentReader> {
+  static async open(name: string, input: ContentInput, memory = new SegmentMemory(SEGMENT_BYTES)): Promise<ContentReader> {
     let reader: ContentReader;
     if ('file' in input) {
       const fd = openRegularFile(input.file);
@@ -104,11 +140,15 @@ export class ContentReader {
       if (got === 2 && magic[0] === 0x1f && magic[1] === 0x8b) {
         fs.closeSync(fd);
         const counter = { raw: 0 };
-        reader = new ContentReader(undefined, 0, gunzipped(name, fs.createReadStream(input.file, { highWaterMark: 256 * 1024 }), counter), counter, segmentBytes);
-      } else reader = new ContentReader(fd, fs.fstatSync(fd).size, undefined, { raw: 0 }, segmentBytes);
+        reader = new ContentReader(undefined, 0, gunzipped(name, fs.createReadStream(input.file, { highWaterMark: 256 * 1024 }), counter), counter, memory);
+      } else {
+        const stat = fs.fstatSync(fd);
+        reader = new ContentReader(fd, stat.size, undefined, { raw: 0 }, memory);
+        reader.identity = { file: path.resolve(input.file), dev: stat.dev, ino: stat.ino };
+      }
     } else {
       const counter = { raw: 0 };
-      reader = new ContentReader(undefined, 0, sniffed(name, input.stream, counter), counter, segmentBytes);
+      reader = new ContentReader(undefined, 0, sniffed(name, input.stream, counter), counter, memory);
     }
     await reader.readHead();
     return reader;
@@ -123,6 +163,9 @@ export class ContentReader {
   get seekable(): boolean {
     return this.fd !== undefined;
   }
+
+  /** A plain file's path, device and inode: another thread opens it again, and checks it is the same. */
+  identity: { readonly file: string; readonly dev: number; readonly ino: number } | undefined;
 
   /** A plain file's descriptor (its fingerprint is read by position). */
   get descriptor(): number | undefined {
@@ -155,9 +198,11 @@ export class ContentReader {
     if (this.fd !== undefined) {
       first = Buffer.alloc(Math.min(HEAD_BYTES, this.size));
       first = first.subarray(0, fs.readSync(this.fd, first, 0, first.length, 0));
+      this.fileEnd = this.lastLineEnd();
     } else {
-      while (this.pendingBytes < HEAD_BYTES && !this.ended && !this.pending.some((chunk) => chunk.includes(0x0a))) await this.pull();
-      first = Buffer.concat(this.pending).subarray(0, HEAD_BYTES);
+      this.held = this.memory.take(this.memory.size);
+      while (this.heldBytes < HEAD_BYTES && (await this.gather(HEAD_BYTES)) && !this.held.subarray(0, this.heldBytes).includes(0x0a));
+      first = this.held.subarray(0, Math.min(this.heldBytes, HEAD_BYTES));
     }
     this.empty = first.length === 0;
     const newline = first.indexOf(0x0a);
@@ -166,123 +211,129 @@ export class ContentReader {
     this.head = sha256(first.subarray(0, newline === -1 ? first.length : newline + 1));
   }
 
-  /** Take the next chunk of a stream into `pending`. */
-  private async pull(): Promise<void> {
-    const next = await this.chunks!.next();
-    if (next.done) this.ended = true;
-    else if (next.value.length > 0) {
-      this.pending.push(next.value);
-      this.pendingBytes += next.value.length;
+  /**
+   * Gather more of a stream, up to `upTo` bytes held: false at its end. The memory held grows past
+   * a segment only for a line longer than one.
+   */
+  private async gather(upTo: number): Promise<boolean> {
+    if (!this.spill) {
+      const next = await this.chunks!.next();
+      if (next.done) return false;
+      this.spill = next.value;
     }
+    if (upTo > this.held.length) {
+      const larger = this.memory.take(Math.max(upTo, this.held.length * 2));
+      this.held.copy(larger, 0, 0, this.heldBytes);
+      this.held = larger;
+    }
+    const taken = Math.min(this.spill.length, upTo - this.heldBytes);
+    this.spill.copy(this.held, this.heldBytes, 0, taken);
+    this.heldBytes += taken;
+    this.spill = taken < this.spill.length ? this.spill.subarray(taken) : undefined;
+    return true;
   }
 
   /** The next segment, or undefined at the end of the complete lines. */
   async next(): Promise<Segment | undefined> {
     const segment = this.fd !== undefined ? this.nextOfFile() : await this.nextOfStream();
-    if (segment) {
-      if (segment.start === 0 && segment.bytes.subarray(0, 3).equals(BOM)) return { ...segment, bytes: segment.bytes.subarray(3) };
-      this.endOfLines = segment.end;
-    }
-    return segment;
+    if (!segment) return undefined;
+    this.endOfLines = segment.end;
+    return segment.start === 0 && segment.bytes?.subarray(0, 3).equals(BOM) ? { ...segment, bytes: segment.bytes.subarray(3) } : segment;
   }
 
   /** The limit of the segment starting at `start`: its size, or the next cut. */
   private limit(start: number): number {
     const cut = this.cuts.find((point) => point > start);
-    return cut === undefined ? start + this.segmentBytes : Math.min(cut, start + this.segmentBytes);
+    return cut === undefined ? start + this.memory.size : Math.min(cut, start + this.memory.size);
   }
 
+  /** The segments of a plain file left to read, about (none known for a stream). */
+  get segmentsLeft(): number {
+    return this.fd === undefined ? 0 : Math.ceil((this.fileEnd - this.position) / this.memory.size);
+  }
+
+  /** A plain file's next segment: a segment's size of it, to the end of the line there (found by a few small reads). */
   private nextOfFile(): Segment | undefined {
-    const fd = this.fd!;
     const start = this.position;
-    if (start >= this.size) return undefined;
-    let buffer = Buffer.allocUnsafe(Math.min(this.limit(start), this.size) - start);
-    buffer = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, start));
-    this.counter.raw = start + buffer.length;
-    const last = buffer.lastIndexOf(0x0a);
-    if (last !== -1) {
-      this.position = start + last + 1;
-      return { start, end: this.position, bytes: buffer.subarray(0, last + 1) };
+    if (start >= this.fileEnd) return undefined;
+    const nominal = start + this.memory.size;
+    const end = nominal >= this.fileEnd ? this.fileEnd : this.lineStartFrom(nominal);
+    this.position = this.counter.raw = end;
+    return { start, end };
+  }
+
+  /** Where the first line starting at or after `at` begins (at most the file's end of lines). */
+  private lineStartFrom(at: number): number {
+    const probe = Buffer.allocUnsafe(64 * 1024);
+    for (let from = at - 1; from < this.fileEnd; ) {
+      const got = fs.readSync(this.fd!, probe, 0, Math.min(probe.length, this.fileEnd - from), from);
+      const newline = probe.subarray(0, got).indexOf(0x0a);
+      if (newline !== -1) return from + newline + 1;
+      from += got;
     }
-    // No newline in a whole segment: a line longer than that, read on to its end.
-    const scan = Buffer.allocUnsafe(1024 * 1024);
-    for (let at = start + buffer.length; at < this.size; ) {
-      const got = fs.readSync(fd, scan, 0, Math.min(scan.length, this.size - at), at);
-      if (got <= 0) break;
-      const newline = scan.subarray(0, got).indexOf(0x0a);
-      if (newline !== -1) {
-        const end = at + newline + 1;
-        this.position = end;
-        this.counter.raw = end;
-        if (end - start - 1 > MAX_LINE_BYTES) return { start, end, bytes: Buffer.alloc(0), overlong: true };
-        const line = Buffer.allocUnsafe(end - start);
-        return { start, end, bytes: line.subarray(0, fs.readSync(fd, line, 0, line.length, start)) };
-      }
-      at += got;
+    return this.fileEnd;
+  }
+
+  /** The end of a plain file's last complete line, found reading back from its end. */
+  private lastLineEnd(): number {
+    const probe = Buffer.allocUnsafe(64 * 1024);
+    for (let end = this.size; end > 0; ) {
+      const from = Math.max(0, end - probe.length);
+      const got = fs.readSync(this.fd!, probe, 0, end - from, from);
+      const newline = probe.subarray(0, got).lastIndexOf(0x0a);
+      if (newline !== -1) return from + newline + 1;
+      end = from;
     }
-    // The last line has no newline yet: it is left for the next import.
-    this.position = this.size;
-    return undefined;
+    return 0;
   }
 
   private async nextOfStream(): Promise<Segment | undefined> {
-    let lineStart = this.position;
+    const start = this.position;
+    const limit = this.limit(start) - start;
+    while (this.heldBytes < limit && (await this.gather(limit)));
+    const last = this.held.subarray(0, Math.min(this.heldBytes, limit)).lastIndexOf(0x0a);
+    if (last !== -1) return this.segment(last + 1);
+    // No newline within a segment: one long line, held while it may be under the bound.
+    let searched = 0;
+    while (this.heldBytes <= MAX_LINE_BYTES + 1) {
+      const newline = this.held.indexOf(0x0a, searched);
+      if (newline !== -1 && newline < this.heldBytes) return newline > MAX_LINE_BYTES ? this.passLine(start, newline + 1) : this.segment(newline + 1);
+      searched = this.heldBytes;
+      if (!(await this.gather(this.heldBytes + 1024 * 1024))) return undefined;
+    }
+    // Past the bound: read past without being held, to its newline.
     for (;;) {
-      if (this.overlong) {
-        // A line past the bound: its bytes are dropped as they come, until its newline.
-        const held = this.taken();
-        const newline = held.indexOf(0x0a);
-        if (newline === -1) {
-          if (this.ended) return undefined;
-          this.drop(held.length);
-          await this.pull();
-          continue;
-        }
-        this.drop(newline + 1);
-        this.overlong = false;
-        return { start: lineStart, end: this.position, bytes: Buffer.alloc(0), overlong: true };
-      }
-      const start = this.position;
-      lineStart = start;
-      const limit = this.limit(start) - start;
-      while (!this.ended && this.pendingBytes < limit) await this.pull();
-      const held = this.taken();
-      const last = held.subarray(0, limit).lastIndexOf(0x0a);
-      if (last !== -1) return this.segment(last + 1);
-      // No newline within a segment: one long line, held while it may be under the bound.
-      for (;;) {
-        const newline = this.taken().indexOf(0x0a, limit);
-        if (newline !== -1 && newline <= MAX_LINE_BYTES) return this.segment(newline + 1);
-        if (newline !== -1 || this.pendingBytes > MAX_LINE_BYTES) break;
-        if (this.ended) return undefined;
-        await this.pull();
-      }
-      this.overlong = true;
+      const newline = this.held.subarray(0, this.heldBytes).indexOf(0x0a);
+      if (newline !== -1) return this.passLine(start, newline + 1);
+      this.pass(this.heldBytes);
+      if (!(await this.gather(this.memory.size))) return undefined;
     }
   }
 
-  /** What is held of the stream, as one buffer. */
-  private taken(): Buffer {
-    if (this.pending.length > 1) this.pending = [Buffer.concat(this.pending, this.pendingBytes)];
-    return this.pending[0] ?? Buffer.alloc(0);
+  /** A line too long to hold, passed: a segment that says so. */
+  private passLine(start: number, length: number): Segment {
+    this.pass(length);
+    return { start, end: this.position, overlong: true };
   }
 
-  /** The first `length` bytes held, as the next segment. */
+  /** The first `length` bytes held, as the next segment; what follows is held in memory of its own. */
   private segment(length: number): Segment {
     const start = this.position;
-    const held = this.taken();
-    const bytes = Buffer.from(held.subarray(0, length));
-    this.drop(length);
+    const bytes = this.held.subarray(0, length);
+    this.fingerprinted().feed(bytes);
+    const rest = this.memory.take(Math.max(this.memory.size, this.heldBytes - length));
+    this.held.copy(rest, 0, length, this.heldBytes);
+    this.held = rest;
+    this.heldBytes -= length;
+    this.position += length;
     return { start, end: this.position, bytes };
   }
 
-  /** Pass the first `length` bytes held (fingerprinted on the way). */
-  private drop(length: number): void {
-    const held = this.taken();
-    this.fingerprinted().feed(held.subarray(0, length));
-    const rest = held.subarray(length);
-    this.pending = rest.length > 0 ? [rest] : [];
-    this.pendingBytes = rest.length;
+  /** Pass the first `length` bytes held (fingerprinted on the way), keeping the memory. */
+  private pass(length: number): void {
+    this.fingerprinted().feed(this.held.subarray(0, length));
+    this.held.copy(this.held, 0, length, this.heldBytes);
+    this.heldBytes -= length;
     this.position += length;
   }
 

@@ -1,11 +1,15 @@
 /**
  * The import's helper thread (a worker of the EVE worker program, eveWorkerEntry.ts), beside the
- * import's own thread: while the logs are read it parses segments as the import thread does
- * (eveParse.ts), and when the identities are written it reads and makes them (the one reader,
- * store/identitySources.ts, and the one builder, shared/eve/identity.ts) from a connection of its
- * own while the import thread writes them. Both sides talk by messages and promises: nothing here
- * blocks a thread. Where no worker can run, there is no helper and the import thread does it all.
+ * import's own thread. While the logs are read it parses segments as the import thread does
+ * (eveParse.ts: a plain file's read from the file by position, a stream's moved here and back)
+ * and sends back each one's counts and evidence, which the import thread merges into its batch.
+ * When the identities are written, it reads and makes two chunks in three of them from a
+ * connection of its own (the one reader, store/identitySources.ts, and the one builder,
+ * shared/eve/identity.ts) while the import thread makes the third and writes them all. Both sides
+ * talk by messages and promises: nothing here blocks a thread. Where no worker can run, there is
+ * no helper and the import thread does it all.
  */
+import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { identityRecords, networksOf } from '../../shared/eve/identity';
 import type { IdentityRecord } from '../../shared/eve/identitySource';
@@ -16,20 +20,31 @@ import { parseApart, type ParsedSegment } from './eveParse';
 
 /** Chunks of rows the helper makes ahead of those the import thread has written: a few MB at most. */
 const AHEAD = 16;
-/**
- * The helper's young generation, in MB: reading a segment and making identities make tens of MB
- * of short-lived text; at 8 MB collections took a third of the identities' time, at 32 MB the
- * import's peak RSS neared 300 MB.
- */
-const YOUNG_GENERATION_MB = 16;
 
-type Request =
-  | { readonly parse: number; readonly bytes: Uint8Array; readonly overlong: boolean }
-  | { readonly identities: DatabaseSource; readonly homeNets: readonly string[] }
-  | { readonly taken: number };
+/**
+ * The chunks of identities the helper makes: two in three. The import thread makes the others
+ * while it writes them all, so that both threads work to the end (the helper alone made 1.3 s of
+ * the 1 GB replay's 2 s, the import thread then waited for it).
+ */
+export const helperMakes = (chunk: number): boolean => chunk % 3 !== 0;
+/**
+ * The helper's young generation, in MB: parsing a segment and making identities make tens of MB
+ * of short-lived objects and text; more only raised the import's peak RSS.
+ */
+const YOUNG_GENERATION_MB = 8;
+
+/** What the helper is given: the import's database (for identities). */
+export interface HelperSetup {
+  readonly database: DatabaseSource;
+}
+
+/** A segment as the helper is given it: a plain file's range (the file as the import thread opened it), or a stream's bytes. */
+export type HelperSegment = { readonly file: string; readonly dev: number; readonly ino: number; readonly start: number; readonly end: number } | { readonly bytes: Uint8Array } | { readonly overlong: true };
+
+type Request = { readonly parse: number; readonly segment: HelperSegment } | { readonly identities: readonly string[] } | { readonly taken: number };
 
 type Answer =
-  | { readonly parsed: number; readonly segment: ParsedSegment }
+  | { readonly parsed: number; readonly segment: ParsedSegment; readonly bytes?: Uint8Array }
   | { readonly rows: PackedRecords }
   | { readonly end: true }
   | { readonly error: string };
@@ -69,7 +84,7 @@ export function unpackRecords({ text, numbers }: PackedRecords): IdentityRecord[
 
 /** The import thread's side of its helper. */
 export class Helper {
-  private readonly waiting = new Map<number, { resolve: (segment: ParsedSegment) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (answer: Answer) => void; reject: (error: Error) => void }>();
   private rows: { push: (answer: Answer) => void } | undefined;
   private failure: Error | undefined;
   private next = 0;
@@ -80,39 +95,44 @@ export class Helper {
     worker.on('exit', (code) => this.failed(new Error(`the EVE import's helper thread exited (${code})`)));
   }
 
-  /** A helper running `code` (the EVE worker program), or undefined where none can run. */
-  static start(code: string | undefined): Helper | undefined {
+  /** A helper running `code` (the EVE worker program) for this import, or undefined where none can run. */
+  static start(code: string | undefined, setup: HelperSetup): Helper | undefined {
     if (code === undefined) return undefined;
     try {
-      return new Helper(new Worker(code, { eval: true, workerData: { role: 'helper' }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }));
+      return new Helper(new Worker(code, { eval: true, workerData: { role: 'helper', setup }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }));
     } catch {
       return undefined;
     }
   }
 
-  /** Segments given and not answered yet. */
+  /** Requests given and not answered yet. */
   get busy(): number {
     return this.waiting.size;
   }
 
-  /** Parse a segment there (its bytes move to that thread). */
-  parse(bytes: Buffer, overlong: boolean): Promise<ParsedSegment> {
+  /** Parse a segment there: its counts and evidence; a stream's memory moves there and back. */
+  async parse(segment: HelperSegment): Promise<{ parsed: ParsedSegment; bytes?: Uint8Array }> {
+    const transfer = 'bytes' in segment ? [segment.bytes.buffer as ArrayBuffer] : [];
+    const answer = await this.ask((id) => ({ parse: id, segment }), transfer);
+    if (!('parsed' in answer)) throw new Error('the helper thread answered something else');
+    return { parsed: answer.segment, ...(answer.bytes ? { bytes: answer.bytes } : {}) };
+  }
+
+  private ask(request: (id: number) => Request, transfer: ArrayBuffer[] = []): Promise<Answer> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       this.waiting.set(id, { resolve, reject });
-      // A segment's memory is its own (a file's segment is read into it, a stream's copied into it): moved, not copied.
-      const own = bytes.byteOffset === 0 && bytes.buffer.byteLength >= 64 * 1024 ? new Uint8Array(bytes.buffer, 0, bytes.length) : new Uint8Array(bytes);
-      this.worker.postMessage({ parse: id, bytes: own, overlong } satisfies Request, [own.buffer as ArrayBuffer]);
+      this.worker.postMessage(request(id), transfer);
     });
   }
 
   /**
-   * The identities of every pending address, made there a chunk at a time from a connection it
-   * opens now (the caller holds the write lock: it reads the state the caller's transaction starts
-   * from), as they come; each chunk taken lets it make one more.
+   * The identities of the pending addresses of the chunks it makes (`helperMakes`), made there a
+   * chunk at a time from a snapshot taken now (the caller holds the write lock: the state the
+   * caller's transaction starts from), as they come; each chunk taken lets it make one more.
    */
-  async *identities(database: DatabaseSource, homeNets: readonly string[]): AsyncGenerator<IdentityRecord[]> {
+  async *identities(homeNets: readonly string[]): AsyncGenerator<IdentityRecord[]> {
     const queue: Answer[] = [];
     let wake: (() => void) | undefined;
     this.rows = {
@@ -121,7 +141,7 @@ export class Helper {
         wake?.();
       },
     };
-    this.worker.postMessage({ identities: database, homeNets } satisfies Request);
+    this.worker.postMessage({ identities: homeNets } satisfies Request);
     try {
       for (;;) {
         while (queue.length === 0) {
@@ -141,10 +161,11 @@ export class Helper {
   }
 
   private answered(answer: Answer): void {
-    if ('parsed' in answer) {
-      const waiting = this.waiting.get(answer.parsed);
-      this.waiting.delete(answer.parsed);
-      waiting?.resolve(answer.segment);
+    const id = 'parsed' in answer ? answer.parsed : undefined;
+    if (id !== undefined) {
+      const waiting = this.waiting.get(id);
+      this.waiting.delete(id);
+      waiting?.resolve(answer);
     } else if (this.rows) this.rows.push(answer);
     else if ('error' in answer) this.failed(new Error(answer.error));
   }
@@ -164,37 +185,52 @@ export class Helper {
 }
 
 /** The helper's side: answer each request as it comes. */
-export function serveHelper(port: { on(event: 'message', listener: (request: Request) => void): void; postMessage(answer: Answer): void }): void {
+export function serveHelper(setup: HelperSetup, port: { on(event: 'message', listener: (request: Request) => void): void; postMessage(answer: Answer, transfer?: ArrayBuffer[]): void }): void {
   let credit = AHEAD;
   let wake: (() => void) | undefined;
   port.on('message', (request) => {
-    if ('parse' in request) {
-      try {
-        const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
-        port.postMessage({ parsed: request.parse, segment: parseApart(bytes, request.overlong) });
-      } catch (error) {
-        port.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    try {
+      if ('parse' in request) {
+        const { segment } = request;
+        if ('bytes' in segment) {
+          const parsed = parseApart({ bytes: Buffer.from(segment.bytes.buffer, segment.bytes.byteOffset, segment.bytes.byteLength) });
+          port.postMessage({ parsed: request.parse, segment: parsed, bytes: segment.bytes }, [segment.bytes.buffer as ArrayBuffer]);
+        } else port.postMessage({ parsed: request.parse, segment: 'overlong' in segment ? parseApart(segment) : parseFileRange(segment) });
+      } else if ('taken' in request) {
+        credit += request.taken;
+        wake?.();
+      } else {
+        credit = AHEAD;
+        void makeIdentities(request.identities, async () => {
+          while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
+          credit--;
+        }).then(
+          () => port.postMessage({ end: true }),
+          (error: unknown) => port.postMessage({ error: error instanceof Error ? error.message : String(error) }),
+        );
       }
-    } else if ('taken' in request) {
-      credit += request.taken;
-      wake?.();
-    } else {
-      credit = AHEAD;
-      void makeIdentities(request.identities, request.homeNets, async () => {
-        while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
-        credit--;
-      }).then(
-        () => port.postMessage({ end: true }),
-        (error: unknown) => port.postMessage({ error: error instanceof Error ? error.message : String(error) }),
-      );
+    } catch (error) {
+      port.postMessage({ error: error instanceof Error ? error.message : String(error) });
     }
   });
 
-  async function makeIdentities(database: DatabaseSource, homeNets: readonly string[], mayPost: () => Promise<void>): Promise<void> {
-    const store = new Store(openReadOnly(database));
+  /** A plain file's range, read here from the file the import thread opened (the same device and inode: not one put in its place since). */
+  function parseFileRange(segment: { file: string; dev: number; ino: number; start: number; end: number }): ParsedSegment {
+    const fd = fs.openSync(segment.file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
-      const networks = networksOf(homeNets);
-      for (const chunk of new IdentitySources(store).pendingSnapshot()) {
+      const stat = fs.fstatSync(fd);
+      if (stat.dev !== segment.dev || stat.ino !== segment.ino) throw new Error(`${segment.file} was replaced while it was read`);
+      return parseApart({ fd, start: segment.start, end: segment.end });
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  async function makeIdentities(homeNets: readonly string[], mayPost: () => Promise<void>): Promise<void> {
+    const networks = networksOf(homeNets);
+    const store = new Store(openReadOnly(setup.database));
+    try {
+      for (const chunk of new IdentitySources(store).pendingSnapshot(helperMakes)) {
         const rows = packRecords(identityRecords(chunk, networks));
         await mayPost();
         port.postMessage({ rows });

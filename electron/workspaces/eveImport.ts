@@ -22,8 +22,13 @@ export { MAX_LINE_BYTES } from './eveContent';
 export type { RunSource as EveSource } from './eveRun';
 export type { EveProgress, EveSummary, IgnoredFile } from '../../shared/eve/summary';
 
+/**
+ * The import thread's young generation, in MB: each segment parsed makes tens of MB of short-lived
+ * objects; the default let the 1 GB replay's peak RSS reach 360 MB, 16 MB about 290 MB, 8 MB 275 MB.
+ */
+const IMPORT_YOUNG_GENERATION_MB = 16;
 /** Bytes of an upload relayed and not yet taken by the import: reading the upload pauses past this. */
-const RELAY_AHEAD_BYTES = 16 * 1024 * 1024;
+const RELAY_AHEAD_BYTES = 4 * 1024 * 1024;
 
 export interface EveImportOptions {
   readonly sources: readonly RunSource[];
@@ -41,8 +46,13 @@ export interface EveImportOptions {
   readonly batchEntries?: number;
   readonly segmentBytes?: number;
   readonly helperFrom?: number;
-  /** Run the import on this thread (tests of the fallback where no worker can run). */
+  /**
+   * Run the import on the caller's thread (the command, which has nothing else to do meanwhile: a
+   * thread less, and its start spared); the server never does, so that it answers all along.
+   */
   readonly here?: boolean;
+  /** Without the helper thread (tests of the import done by one thread alone). */
+  readonly helper?: false;
 }
 
 /** What the import thread says. */
@@ -74,7 +84,7 @@ export async function importEve(services: Services, options: EveImportOptions): 
   }
   const database = databaseSource(services.store.db);
   if (!database) throw new Error('an EVE import needs a workspace on disk');
-  const code = options.here ? undefined : workerProgram();
+  const code = workerProgram();
   services.importsRunning++;
   const run: RunOptions = {
     database,
@@ -82,13 +92,13 @@ export async function importEve(services: Services, options: EveImportOptions): 
     ignored: options.ignored ?? [],
     ...(homeNets ? { homeNets } : {}),
     ...(options.user ? { user: options.user } : {}),
-    ...(code ? { helperCode: code } : {}),
+    ...(code && options.helper !== false ? { helperCode: code } : {}),
     ...(options.batchEntries ? { batchEntries: options.batchEntries } : {}),
     ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}),
     ...(options.helperFrom ? { helperFrom: options.helperFrom } : {}),
   };
   try {
-    if (code === undefined) {
+    if (code === undefined || options.here) {
       const io = { progress: (p: EveProgress) => options.onProgress?.(p), cancelled: () => options.signal?.aborted === true, stream: (index: number) => upload(options, index) };
       return await runImport(run, io).catch((error: unknown) => {
         const failure = failureOf(error, database.file);
@@ -117,7 +127,7 @@ async function* upload(options: EveImportOptions, index: number): AsyncGenerator
 /** Run the import on its own thread: relay its streams, its progress and a cancel. */
 function inWorker(code: string, run: RunOptions, options: EveImportOptions): Promise<EveSummary> {
   return new Promise<EveSummary>((resolve, reject) => {
-    const worker = new Worker(code, { eval: true, workerData: { role: 'import', run } });
+    const worker = new Worker(code, { eval: true, workerData: { role: 'import', run }, resourceLimits: { maxYoungGenerationSizeMb: IMPORT_YOUNG_GENERATION_MB } });
     const send = (message: ToImport, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer);
     const relays = new Map<number, { ahead: number; wake: (() => void) | undefined }>();
     let settled = false;

@@ -10,14 +10,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addAside, EvidenceBatch } from '../../shared/eve/accumulate';
 import { DROP_REASONS, SKIP_REASONS, type DropReason, type SkipReason } from '../../shared/eve/event';
+import { identityRecords, networksOf } from '../../shared/eve/identity';
 import type { AddressSeen } from '../../shared/eve/merge';
 import type { CountedLines, EveFileSummary, EveProgress, EveSummary, IgnoredFile } from '../../shared/eve/summary';
 import { openDatabase, type DatabaseSource } from '../server/store/database';
 import type { EveFileRecord } from '../server/store/evidence';
+import { IDENTITY_CHUNK } from '../server/store/identitySources';
 import { Services } from '../server/store/services';
-import { ContentReader, EveImportError, type Segment } from './eveContent';
+import { ContentReader, EveImportError, SEGMENT_BYTES, SegmentMemory, type Segment } from './eveContent';
 import { fileFingerprint } from './eveFingerprint';
-import { Helper } from './eveHelper';
+import { Helper, helperMakes, type HelperSegment } from './eveHelper';
 import { FIRST_KEPT, parseSegment, type Counted, type SegmentCounts } from './eveParse';
 
 /**
@@ -26,8 +28,12 @@ import { FIRST_KEPT, parseSegment, type Counted, type SegmentCounts } from './ev
  * took the import's peak RSS past 300 MB.
  */
 const BATCH_ENTRIES = 40_000;
-/** Segments the helper is given ahead: it never waits for work while this thread stages a batch. */
-const HELPER_QUEUE = 2;
+/**
+ * Segments the helper is given ahead, so that it never waits for work while this thread stages a
+ * batch: a plain file's (a range to read: nothing held) many, a stream's (its bytes held) two.
+ */
+const HELPER_RANGES = 6;
+const HELPER_STREAMED = 2;
 /** Addresses from which the helper makes the identities (fewer are made here sooner than it starts). */
 const HELPER_IDENTITIES_FROM = 4096;
 /** Former imports of a log's first line that a stream is checked against. */
@@ -127,10 +133,12 @@ class ImportRun {
   private readonly readers: ContentReader[] = [];
   private helper: Helper | undefined;
   private segments = 0;
+  private helperTried = false;
   private readonly tally = new Tally();
   private readonly files: EveFileSummary[] = [];
   private readonly records: EveFileRecord[] = [];
   private readonly progress: Progress;
+  private readonly memory: SegmentMemory;
 
   constructor(
     private readonly services: Services,
@@ -138,6 +146,7 @@ class ImportRun {
     private readonly io: RunIO,
   ) {
     services.store.pageCache(16);
+    this.memory = new SegmentMemory(options.segmentBytes ?? SEGMENT_BYTES);
     this.importPk = services.evidence.begin();
     this.progress = new Progress(io, options, () => services.evidence.stagedHosts(this.importPk), () => this.batch.hosts.size);
   }
@@ -156,8 +165,8 @@ class ImportRun {
         if (count > 0) history.log({ actionType: 'import_host_id', user: this.options.user ?? adminOf(this.services), clientIp: '127.0.0.1', comment: null, objects: { count: { value: count } } });
         return count;
       });
-      const helper = changed >= (this.options.helperFrom ?? HELPER_IDENTITIES_FROM) ? (this.helper ??= Helper.start(this.options.helperCode)) : undefined;
-      const written = await writeIdentities(this.services, this.options.database, helper);
+      const helper = changed >= (this.options.helperFrom ?? HELPER_IDENTITIES_FROM) ? (this.helper ??= this.startHelper()) : undefined;
+      const written = await writeIdentities(this.services, helper);
       const { tally } = this;
       return {
         files: this.files,
@@ -178,7 +187,7 @@ class ImportRun {
   /** Open every source and read its first line, which names it. */
   private async open(): Promise<void> {
     for (const [index, source] of this.options.sources.entries()) {
-      const reader = await ContentReader.open(source.name, source.file !== undefined ? { file: source.file } : { stream: this.io.stream(index) }, this.options.segmentBytes);
+      const reader = await ContentReader.open(source.name, source.file !== undefined ? { file: source.file } : { stream: this.io.stream(index) }, this.memory);
       this.readers.push(reader);
       if (reader.head === undefined) throw new EveImportError(`${source.name} ${reader.empty ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
     }
@@ -220,7 +229,7 @@ class ImportRun {
         }
       }
       const stretch = candidates.findIndex((c) => c.record.bytes >= segment.end);
-      parts.push({ counts: this.parse(segment, stretch === -1 ? undefined : aside[stretch]), stretch });
+      parts.push({ counts: this.parse(segment, reader, stretch === -1 ? undefined : aside[stretch]), stretch });
       this.progress.report(source.name, reader);
       // The event loop turns between segments: the helper's answers come in.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -250,23 +259,39 @@ class ImportRun {
     this.progress.done(source.name, reader);
   }
 
-  /** Parse a segment, on the helper thread while it has room, else here; its alerts into `hitsAside` when given. */
-  private parse(segment: Segment, hitsAside: Map<string, AddressSeen> | undefined): Promise<SegmentCounts> {
-    // A second segment: the log is worth a helper thread.
-    if (++this.segments === 2) this.helper = Helper.start(this.options.helperCode);
-    const overlong = segment.overlong === true;
-    if (this.helper && this.helper.busy < HELPER_QUEUE) {
-      return this.helper.parse(segment.bytes, overlong).then((parsed) => {
-        const hosts = hitsAside ? parsed.hosts.map((host) => (host.hits > 0 ? (addAside(hitsAside, host.ip, host), { ...host, hits: 0 }) : host)) : parsed.hosts;
-        this.batch.merge(parsed.values, hosts);
-        this.progress.events += parsed.eventsUsed;
+  private startHelper(): Helper | undefined {
+    return Helper.start(this.options.helperCode, { database: this.options.database });
+  }
+
+  /**
+   * Parse a segment, on the helper thread while it has room, else here; its evidence into the
+   * batch, its alerts into `hitsAside` when given.
+   */
+  private parse(segment: Segment, reader: ContentReader, hitsAside: Map<string, AddressSeen> | undefined): Promise<SegmentCounts> {
+    // A log of more than a segment is worth a helper thread, started as early as that is known.
+    if (!this.helperTried && (reader.segmentsLeft > 0 || ++this.segments === 2)) {
+      this.helperTried = true;
+      this.helper = this.startHelper();
+    }
+    const { helper } = this;
+    // Near a file's end, fewer ahead: the two threads end together.
+    const room = segment.bytes ? HELPER_STREAMED : Math.min(HELPER_RANGES, reader.segmentsLeft + 1);
+    if (helper && helper.busy < room) {
+      const given: HelperSegment = segment.overlong ? { overlong: true } : segment.bytes ? { bytes: segment.bytes } : { ...reader.identity!, start: segment.start, end: segment.end };
+      return helper.parse(given).then(({ parsed, bytes }) => {
+        if (bytes) this.memory.give(bytes);
+        const { values, hosts, ...counts } = parsed;
+        if (hitsAside) for (const host of hosts) if (host.hits > 0) addAside(hitsAside, host.ip, host);
+        this.batch.merge(values, hitsAside ? hosts.map((host) => ({ ...host, hits: 0 })) : hosts);
+        this.progress.events += counts.eventsUsed;
         this.stageIfFull();
-        return parsed;
+        return counts;
       });
     }
     this.batch.hitsAside = hitsAside;
-    const counts = parseSegment(segment.bytes, overlong, this.batch);
+    const counts = parseSegment(segment.overlong ? { overlong: true } : segment.bytes ? { bytes: segment.bytes } : { fd: reader.descriptor!, start: segment.start, end: segment.end }, this.batch);
     this.batch.hitsAside = undefined;
+    if (segment.bytes) this.memory.give(segment.bytes);
     this.progress.events += counts.eventsUsed;
     this.stageIfFull();
     return Promise.resolve(counts);
@@ -277,7 +302,7 @@ class ImportRun {
   }
 
   private stage(): void {
-    this.services.evidence.stage(this.importPk, { values: this.batch.eachValue(), hosts: this.batch.hosts.values() });
+    this.services.evidence.stage(this.importPk, { values: this.batch.staged(), hosts: this.batch.hosts.values() });
     this.batch.clear();
   }
 
@@ -341,9 +366,9 @@ function sameFingerprint(fingerprint: { samples: string; tail: string }, record:
  */
 export async function runRefresh(database: DatabaseSource, helperCode: string | undefined): Promise<{ hostsCreated: number; hostsUpdated: number }> {
   const services = openServices(database);
-  const helper = services.evidence.pendingCount() >= HELPER_IDENTITIES_FROM ? Helper.start(helperCode) : undefined;
+  const helper = services.evidence.pendingCount() >= HELPER_IDENTITIES_FROM ? Helper.start(helperCode, { database }) : undefined;
   try {
-    return await writeIdentities(services, database, helper);
+    return await writeIdentities(services, helper);
   } finally {
     await helper?.close();
     services.close();
@@ -355,20 +380,32 @@ export async function runRefresh(database: DatabaseSource, helperCode: string | 
  * from a connection it opens once this one holds the write lock, while this thread writes them;
  * or made here. New hosts, and hosts whose identity changed.
  */
-async function writeIdentities(services: Services, database: DatabaseSource, helper: Helper | undefined): Promise<{ hostsCreated: number; hostsUpdated: number }> {
+async function writeIdentities(services: Services, helper: Helper | undefined): Promise<{ hostsCreated: number; hostsUpdated: number }> {
   const { hosts, evidence } = services;
   return services.store.writeAsync(async () => {
     const before = hosts.count();
     let changed = 0;
     let made = false;
-    try {
-      if (helper) for await (const rows of helper.identities(database, evidence.homeNets())) changed += hosts.writeIdentities(rows);
-      made = helper !== undefined;
-    } catch {
-      // The helper failed: every identity is made here (those written already are the same, and not written again).
+    if (helper) {
+      try {
+        // Two chunks in three made there, the third here, every one written here in order.
+        const homeNets = evidence.homeNets();
+        const networks = networksOf(homeNets);
+        const ips = hosts.sources.pendingIps();
+        const theirs = helper.identities(homeNets);
+        for (let chunk = 0; chunk * IDENTITY_CHUNK < ips.length; chunk++) {
+          const rows = helperMakes(chunk) ? (await theirs.next()).value : identityRecords(hosts.sources.chunkOf(ips, chunk), networks);
+          if (!rows) throw new Error('the helper thread gave fewer chunks than there are');
+          changed += hosts.writeIdentities(rows);
+        }
+        await theirs.return(undefined);
+        hosts.pendingWritten();
+        made = true;
+      } catch {
+        // The helper failed: every identity is made here (those written already are the same, and not written again).
+      }
     }
-    if (made) hosts.pendingWritten();
-    else changed += hosts.refreshPending().changed;
+    if (!made) changed += hosts.refreshPending().changed;
     const created = hosts.count() - before;
     return { hostsCreated: created, hostsUpdated: changed - created };
   });

@@ -19,6 +19,16 @@ export interface GatheredHost extends AddressSeen {
   readonly ip: string;
 }
 
+/** A value as it is staged: its item as JSON text. */
+export interface StagedValue {
+  readonly ip: string;
+  readonly list: string;
+  readonly key: string;
+  readonly item: string;
+  readonly first: number;
+  readonly last: number;
+}
+
 /** Count an address's alerts in `aside` (alerts held apart, with their times). */
 export function addAside(aside: Map<string, AddressSeen>, ip: string, seen: AddressSeen): void {
   const known = aside.get(ip);
@@ -53,6 +63,11 @@ export class EvidenceBatch {
   /** Every value held, address by address. */
   *eachValue(): Generator<GatheredValue> {
     for (const lists of this.byAddress.values()) for (const keys of lists.values()) yield* keys.values();
+  }
+
+  /** Every value held as it is staged. */
+  *staged(): Generator<StagedValue> {
+    for (const v of this.eachValue()) yield { ip: v.ip, list: v.list, key: v.key, item: JSON.stringify(v.item), first: v.first, last: v.last };
   }
 
   /** The evidence of one event (the hot path of an import: no object made for a value known already). */

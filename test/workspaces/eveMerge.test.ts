@@ -90,7 +90,7 @@ describe('the evidence merged in SQL and in JavaScript', () => {
           const batchSize = 1 + Math.floor(random() * 5);
           const batch = new EvidenceBatch();
           batch.merge(part.slice(k, k + batchSize), part.slice(k, k + batchSize).map((v) => ({ ip: v.ip, hits: 0, first: v.first, last: v.last })));
-          evidence.stage(importPk, { values: batch.eachValue(), hosts: batch.hosts.values() });
+          evidence.stage(importPk, { values: batch.staged(), hosts: batch.hosts.values() });
           k += batchSize;
         }
         store.write(() => evidence.commit(importPk, []));

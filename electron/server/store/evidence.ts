@@ -6,7 +6,7 @@
  * as pending; their identities are written next (store/identities.ts). `discard` leaves nothing.
  */
 import os from 'node:os';
-import type { GatheredHost, GatheredValue } from '../../../shared/eve/accumulate';
+import type { GatheredHost, StagedValue } from '../../../shared/eve/accumulate';
 import { DEFAULT_HOME_NETS } from '../../../shared/eve/identity';
 import type { Store } from './store';
 
@@ -73,9 +73,9 @@ const mergeHost = (table: string) => `ON CONFLICT DO UPDATE SET
   first_seen = min(${table}.first_seen, excluded.first_seen),
   last_seen = max(${table}.last_seen, excluded.last_seen)`;
 
-/** Evidence gathered in memory: values and addresses. */
+/** Evidence gathered in memory: values (their items as JSON text) and addresses. */
 export interface GatheredBatch {
-  readonly values: Iterable<GatheredValue>;
+  readonly values: Iterable<StagedValue>;
   readonly hosts: Iterable<GatheredHost>;
 }
 
@@ -169,7 +169,7 @@ export class Evidence {
         `INSERT INTO ${staging.values} (ip, list, key, item, first_seen, last_seen, import_pk) VALUES (?, ?, ?, ?, ?, ?, ?) ${mergeValue(staging.values)}`,
         'insert eve_staged_value',
       );
-      for (const v of batch.values) value.run(v.ip, v.list, v.key, JSON.stringify(v.item), v.first, v.last, importPk);
+      for (const v of batch.values) value.run(v.ip, v.list, v.key, v.item, v.first, v.last, importPk);
       const host = this.store.commandOnce(
         `INSERT INTO ${staging.hosts} (ip, hits, first_seen, last_seen, import_pk) VALUES (?, ?, ?, ?, ?) ${mergeHost(staging.hosts)}`,
         'insert eve_staged_host',

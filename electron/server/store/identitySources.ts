@@ -28,25 +28,29 @@ export class IdentitySources {
   }
 
   /**
-   * The sources of the pending addresses, a chunk at a time: each chunk is a range of the
-   * pending table's key, its evidence read along the evidence's key (no sort).
+   * The sources of the pending addresses, a chunk of IDENTITY_CHUNK at a time (those `taken`, by
+   * their number): each chunk is a range of the pending table's key, its evidence read along the
+   * evidence's key (no sort).
    */
-  *pendingChunks(size = IDENTITY_CHUNK): Generator<IdentitySource[]> {
+  *pendingChunks(taken: (chunk: number) => boolean = () => true): Generator<IdentitySource[]> {
     const ips = this.pendingIps();
-    for (let at = 0; at < ips.length; at += size) {
-      const slice = ips.slice(at, at + size);
-      yield this.read({ first: slice[0]!, last: slice[slice.length - 1]! });
-    }
+    for (let at = 0; at < ips.length; at += IDENTITY_CHUNK) if (taken(at / IDENTITY_CHUNK)) yield this.chunkOf(ips, at / IDENTITY_CHUNK);
+  }
+
+  /** Chunk `chunk` of these pending addresses (pendingIps). */
+  chunkOf(ips: readonly string[], chunk: number): IdentitySource[] {
+    const slice = ips.slice(chunk * IDENTITY_CHUNK, (chunk + 1) * IDENTITY_CHUNK);
+    return this.read({ first: slice[0]!, last: slice[slice.length - 1]! });
   }
 
   /**
    * The same, all read in one read transaction (one snapshot), for a connection of another thread
    * opened while the writer holds the write lock: it reads the state the writer's transaction started from.
    */
-  *pendingSnapshot(size = IDENTITY_CHUNK): Generator<IdentitySource[]> {
+  *pendingSnapshot(taken: (chunk: number) => boolean): Generator<IdentitySource[]> {
     this.store.db.exec('BEGIN');
     try {
-      yield* this.pendingChunks(size);
+      yield* this.pendingChunks(taken);
     } finally {
       this.store.db.exec('COMMIT');
     }
