@@ -4,6 +4,7 @@
  * when the import worked (bad lines are counted, never fatal), 1 with one clear message when a
  * path cannot be read, a gzip file is truncated or a file has no EVE event in it.
  */
+import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EveImportError, fileSources, importEve, type EveProgress, type EveSummary } from '../workspaces/eveImport';
 import { openWorkspace } from '../workspaces/openWorkspace';
@@ -61,6 +62,16 @@ export function summaryLines(summary: EveSummary): string[] {
   return lines;
 }
 
+/** The device and inode of each file the paths name now, by absolute path. */
+function fileIdentities(paths: readonly string[]): Map<string, { dev: number; ino: number }> {
+  const found = new Map<string, { dev: number; ino: number }>();
+  for (const source of fileSources(paths).sources) {
+    const stat = fs.statSync(source.file!, { throwIfNoEntry: false });
+    if (stat) found.set(source.key, { dev: stat.dev, ino: stat.ino });
+  }
+  return found;
+}
+
 export async function importEveCommand(args: readonly string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseCommand(args, IMPORT_EVE);
   if (positionals.length === 0) throw new UsageError('give at least one EVE file or folder', IMPORT_EVE.name);
@@ -72,11 +83,15 @@ export async function importEveCommand(args: readonly string[], out: (line: stri
   process.once('SIGINT', onSignal);
   try {
     let first = true;
+    // The files read on the last tick (--follow): found again by their last 4 KiB alone while they stay the same files.
+    let followed = new Map<string, { dev: number; ino: number }>();
     for (;;) {
       const startedAt = Date.now();
       let summary: EveSummary;
       try {
-        const { sources, ignored } = fileSources(positionals);
+        const listed = fileSources(positionals);
+        const sources = listed.sources.map((source) => ({ ...source, ...(followed.has(source.key) ? { followed: followed.get(source.key)! } : {}) }));
+        const { ignored } = listed;
         summary = await importEve(workspace.services, {
           sources,
           ignored,
@@ -94,6 +109,7 @@ export async function importEveCommand(args: readonly string[], out: (line: stri
       if (first || summary.linesRead > 0) for (const line of summaryLines(summary)) out(line);
       first = false;
       if (!values.follow) return 0;
+      followed = fileIdentities(positionals);
       // --follow: read what was added every few seconds, until Ctrl-C.
       try {
         await sleep(FOLLOW_EVERY_MS, undefined, { signal: stop.signal });

@@ -50,6 +50,11 @@ function readRange(fd: number, start: number, end: number): Buffer {
   return bytes.subarray(0, got);
 }
 
+/** The hash of a plain file's last 4 KiB before `end` alone: enough for a file this process read up to there on its last `--follow` tick. */
+export function fileTail(fd: number, end: number): string {
+  return sha256(readRange(fd, Math.max(0, end - TAIL_BYTES), end));
+}
+
 /** The fingerprint of a plain file's first `end` bytes, read by position: the samples' hash, and the tail's alone. */
 export function fileFingerprint(fd: number, end: number): { samples: string; tail: string } {
   const hash = crypto.createHash('sha256');

@@ -18,7 +18,7 @@ import type { EveFileRecord } from '../server/store/evidence';
 import { IDENTITY_CHUNK } from '../server/store/identitySources';
 import { Services } from '../server/store/services';
 import { ContentReader, EveImportError, SEGMENT_BYTES, SegmentMemory, type Segment } from './eveContent';
-import { fileFingerprint } from './eveFingerprint';
+import { fileFingerprint, fileTail } from './eveFingerprint';
 import { Helper, helperMakes, type HelperSegment } from './eveHelper';
 import { FIRST_KEPT, parseSegment, type Counted, type SegmentCounts } from './eveParse';
 
@@ -50,6 +50,11 @@ export interface RunSource {
   /** A file on this machine; else its bytes come by `RunIO.stream`. */
   readonly file?: string;
   readonly size?: number;
+  /**
+   * The file (device and inode) this process read on its last `--follow` tick: if it is still
+   * that file, the point reached then is checked by its last 4 KiB alone, not by every window.
+   */
+  readonly followed?: { readonly dev: number; readonly ino: number };
 }
 
 export interface RunOptions {
@@ -213,7 +218,8 @@ class ImportRun {
    */
   private async read(source: RunSource, reader: ContentReader): Promise<void> {
     const known = this.services.evidence.filesWithHead(reader.head!);
-    const resumed = reader.seekable ? known.find((record) => sameUpTo(reader, record)) : undefined;
+    const followed = source.followed && reader.identity?.dev === source.followed.dev && reader.identity.ino === source.followed.ino;
+    const resumed = reader.seekable ? known.find((record) => sameUpTo(reader, record, followed === true && record.path === source.key)) : undefined;
     if (resumed) reader.seek(resumed.bytes);
     const candidates: Candidate[] = reader.seekable ? [] : known.slice(0, MAX_CANDIDATES).sort((a, b) => a.bytes - b.bytes).map((record) => ({ record, same: undefined }));
     reader.cutAt(candidates.map((c) => c.record.bytes));
@@ -350,9 +356,11 @@ function openServices(database: DatabaseSource): Services {
   return new Services(openDatabase(database.file, database.nativeBinding ? { nativeBinding: database.nativeBinding } : {}), { name: 'outpost', version: '', address: '127.0.0.1' });
 }
 
-/** Is a plain file the same as a former import read it, up to where that one stopped? */
-function sameUpTo(reader: ContentReader, record: EveFileRecord): boolean {
-  return record.bytes <= reader.fileSize && sameFingerprint(fileFingerprint(reader.descriptor!, record.bytes), record);
+/** Is a plain file the same as a former import read it, up to where that one stopped (`quick`: this file itself was read then, and its tail is the same)? */
+function sameUpTo(reader: ContentReader, record: EveFileRecord, quick: boolean): boolean {
+  if (record.bytes > reader.fileSize) return false;
+  if (quick && fileTail(reader.descriptor!, record.bytes) === record.tail) return true;
+  return sameFingerprint(fileFingerprint(reader.descriptor!, record.bytes), record);
 }
 
 /** Does a fingerprint match a record's (by its samples, or by its tail alone for a record from before them)? */

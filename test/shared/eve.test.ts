@@ -338,6 +338,34 @@ describe('identity', () => {
     expect(merged.in_home_net).toBe(true);
   });
 
+  test('a service value known to the central server and seen locally: each detail from whichever saw it last, the central one as of its value\'s last seen', () => {
+    const at = (hour: number) => Date.UTC(2024, 2, 1, hour) * 1000;
+    const central = (certificate: JsonObject, lastHour: number): JsonObject => ({
+      first_seen: '2024-03-01T00:00:00.000000+00:00',
+      last_seen: hostTime(at(lastHour)),
+      services: [{ proto: 'tcp', port: 443, values: [{ app_proto: 'tls', first_seen: '2024-03-01T00:00:00.000000+0000', last_seen: eveTime(at(lastHour)), tls: certificate, http: { server: 'central' } }] }],
+    });
+    const mine = { subject: 'CN=local', issuerdn: 'CN=ca', fingerprint: 'bb' };
+    const theirs = { subject: 'CN=central', issuerdn: 'CN=ca', fingerprint: 'aa' };
+    /** The local evidence: the service seen from 1 h to 5 h, its certificate last at `certHour`; no HTTP server header. */
+    const local = (certHour: number): LocalHost => ({
+      hits: 0,
+      first: at(1),
+      last: at(5),
+      values: [
+        { list: 'services', key: 'tcp/443/tls', item: { proto: 'tcp', port: 443, app_proto: 'tls' }, first: at(1), last: at(5) },
+        { list: 'services.tls', key: 'tcp/443/tls', item: mine, first: at(certHour), last: at(certHour) },
+      ],
+    });
+    const value = (centralHour: number, certHour: number) => (hostIdentity({ ip: '10.0.0.2', central: central(theirs, centralHour), local: local(certHour), homeNets: HOME }).services as JsonObject[])[0]!.values as JsonObject[];
+    // The local certificate seen at 4 h, the central value last seen at 3 h: the local one; the HTTP header only the central server knows stays.
+    expect(value(3, 4)).toEqual([{ app_proto: 'tls', first_seen: '2024-03-01T00:00:00.000000+0000', last_seen: eveTime(at(5)), tls: mine, http: { server: 'central' } }]);
+    // The central value last seen at 6 h, after the local certificate (4 h): the central one, though the local service was seen until 5 h.
+    expect(value(6, 4)[0]!.tls).toEqual(theirs);
+    // At the same instant: the greater, byte for byte ({"subject":"CN=local"… is greater than {"subject":"CN=central"…).
+    expect(value(4, 4)[0]!.tls).toEqual(mine);
+  });
+
   test('an address only the local imports saw: its row written straight from the stored items is the one made through objects, byte for byte', () => {
     const sources: IdentitySource[] = [];
     const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));

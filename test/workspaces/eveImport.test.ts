@@ -4,6 +4,7 @@
  * command itself, run as a user runs it.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,6 +122,28 @@ describe('a real log into a workspace', () => {
       expect(second.files[0]).toEqual({ path: growing, fromLine: cut + 1, lines: all.length - cut, alreadyImported: cut });
       expect(hosts(opened)).toEqual(hosts(whole));
     }
+  });
+
+  test('--follow finds a file it read on its last tick again by its last 4 KiB alone while it is the same file (device and inode); any other by every window', async () => {
+    const all = lines(TROLLOPE);
+    const imported = async (followed: boolean) => {
+      const file = path.join(tempDir(), 'eve.json');
+      fs.writeFileSync(file, all.join(''));
+      const opened = workspace();
+      await importEve(opened.services, { paths: [file] });
+      // The same file, rewritten in place, with another byte where a window lies (the second: 64 KiB in); its last 4 KiB the same.
+      const fd = fs.openSync(file, 'r+');
+      fs.writeSync(fd, Buffer.from('x'), 0, 1, 64 * 1024 + 10);
+      fs.closeSync(fd);
+      const stat = fs.statSync(file);
+      const { sources } = fileSources([file]);
+      const summary = await importSources(opened.services, { sources: sources.map((source) => (followed ? { ...source, followed: { dev: stat.dev, ino: stat.ino } } : source)) });
+      return summary.files[0];
+    };
+    // A tick of --follow: its file, found by its tail.
+    expect(await imported(true)).toMatchObject({ lines: 0, alreadyImported: all.length });
+    // Any other import: every window checked, the changed one seen, the file read again.
+    expect(await imported(false)).toMatchObject({ fromLine: 1, lines: all.length, alreadyImported: 0 });
   });
 
   test('evidence staged in many small batches gives the hosts, counts and history of one batch', async () => {
@@ -253,6 +276,45 @@ describe('a real log into a workspace', () => {
     expect(left).toEqual([running, elsewhere]);
     expect(db.prepare('SELECT pk FROM eve_import WHERE finished IS NULL ORDER BY pk').pluck().all()).toEqual([running, elsewhere]);
     expect([dead, before, forgotten].some((pk) => left.includes(pk))).toBe(false);
+  });
+
+  test('a log another running import claims is waited for, then only what that one did not read is read; the claim of an import that is over is not waited for', async () => {
+    const opened = workspace();
+    const db = opened.services.store.db;
+    const head = crypto.createHash('sha256').update(lines(TROLLOPE)[0]!).digest('hex');
+    const claim = (owner: string) => Number(db.prepare('INSERT INTO eve_import (started, owner, touched, heads) VALUES (?, ?, ?, ?)').run(opened.services.store.now(), owner, opened.services.store.now(), JSON.stringify([head])).lastInsertRowid);
+    // Claimed by a process that has ended: not waited for.
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    claim(`${os.hostname()}:${Number(ended.stdout)}`);
+    expect((await importEve(opened.services, { paths: [TROLLOPE] })).linesRead).toBe(1814);
+    // Claimed by a running one (this process): waited for, saying so, until it has ended.
+    const other = workspace();
+    const otherDb = other.services.store.db;
+    const pk = Number(otherDb.prepare('INSERT INTO eve_import (started, owner, touched, heads) VALUES (?, ?, ?, ?)').run(1, `${os.hostname()}:${process.pid}`, other.services.store.now(), JSON.stringify([head])).lastInsertRowid);
+    const waits: string[] = [];
+    const importing = importEve(other.services, { paths: [TROLLOPE], onProgress: (progress) => progress.waitingFor && waits.push(progress.waitingFor) });
+    await expect.poll(() => waits.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(waits[0]).toContain('another import of the same log');
+    otherDb.prepare('UPDATE eve_import SET finished = 1 WHERE pk = ?').run(pk);
+    expect((await importing).linesRead).toBe(1814);
+  });
+
+  test('an upload of a log read before, grown since: the lines read before are known as they stream by, their alerts not counted again', async () => {
+    const all = lines(TROLLOPE);
+    const cut = 1200;
+    const file = path.join(tempDir(), 'eve.json');
+    fs.writeFileSync(file, all.slice(0, cut).join(''));
+    const opened = workspace();
+    await importEve(opened.services, { paths: [file] });
+    const grown = Buffer.from(all.join(''));
+    async function* upload() {
+      for (let at = 0; at < grown.length; at += 50_000) yield grown.subarray(at, at + 50_000);
+    }
+    const summary = await importSources(opened.services, { sources: [{ name: 'eve.json', key: 'upload:eve.json', size: grown.length }], streams: new Map([[0, upload()]]), segmentBytes: 64 * 1024 });
+    expect(summary.files).toEqual([{ path: 'eve.json', fromLine: cut + 1, lines: all.length - cut, alreadyImported: cut }]);
+    const whole = workspace();
+    await importEve(whole.services, { paths: [TROLLOPE] });
+    expect(hosts(opened)).toEqual(hosts(whole));
   });
 
   test('a log split at a line boundary into two files gives the hosts of the whole', async () => {
