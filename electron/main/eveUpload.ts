@@ -38,14 +38,8 @@ export class EveUploader {
   async importLog(deps: EveUploadDeps): Promise<EveLogImport> {
     if (this.running) return { outcome: 'failed', message: 'An EVE import is under way; wait for it to end.' };
     this.cancelled = false;
-    const choice = await deps.showOpenDialog({
-      title: 'Import an EVE log',
-      filters: [
-        { name: 'Suricata EVE logs', extensions: ['json', 'gz', 'log'] },
-        { name: 'All files', extensions: ['*'] },
-      ],
-      properties: ['openFile'],
-    });
+    const filters = [{ name: 'Suricata EVE logs', extensions: ['json', 'gz', 'log'] }, { name: 'All files', extensions: ['*'] }];
+    const choice = await deps.showOpenDialog({ title: 'Import an EVE log', filters, properties: ['openFile'] });
     const file = choice.filePaths[0];
     if (choice.canceled || file === undefined) return { outcome: 'cancelled' };
     const endpoint = await deps.endpoint();
@@ -81,12 +75,9 @@ export class EveUploader {
         },
       );
       this.running = request;
-      const finish = () => {
-        this.running = undefined;
-      };
-      request.on('close', finish);
+      request.on('close', () => (this.running = undefined));
       request.on('error', (error) => {
-        finish();
+        this.running = undefined;
         resolve(this.cancelled ? { outcome: 'cancelled' } : { outcome: 'failed', message: `The upload stopped: ${error.message}` });
       });
       const source = fs.createReadStream(file, { highWaterMark: 256 * 1024 });

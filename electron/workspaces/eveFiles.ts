@@ -74,8 +74,5 @@ export function fileSources(paths: readonly string[]): { sources: RunSource[]; i
     if (rotated.length === 0) throw new EveImportError(`${given} holds no EVE file (eve.json, eve.json.1, eve.json.2.gz…)`);
     files.push(...rotated.map((r) => r.file));
   }
-  return {
-    sources: files.map((file) => ({ name: file, key: path.resolve(file), file, size: fs.statSync(file).size })),
-    ignored,
-  };
+  return { sources: files.map((file) => ({ name: file, key: path.resolve(file), file, size: fs.statSync(file).size })), ignored };
 }

@@ -97,11 +97,6 @@ export class StreamFingerprint {
     this.tail = Buffer.concat([this.tail.subarray(this.tail.length - Math.max(0, keep - chunk.length)), chunk.subarray(Math.max(0, chunk.length - keep))]);
   }
 
-  /** How far the content was fed. */
-  get position(): number {
-    return this.fed;
-  }
-
   /** The fingerprint of the content fed so far (its point is `position`). */
   current(): { samples: string; tail: string } {
     const hash = crypto.createHash('sha256');

@@ -51,30 +51,16 @@ function count<R extends string>(counts: Partial<Record<R, Counted>>, reason: R,
 /** Read one line (without its newline; undefined: too long to hold) into the batch and counts. */
 function readLine(text: string | undefined, batch: EvidenceBatch, counts: SegmentCounts): void {
   counts.lines++;
-  if (text === undefined) {
-    count(counts.skipped, 'line too long', counts.lines);
-    return;
-  }
-  const line = text.endsWith('\r') ? text.slice(0, -1) : text;
-  if (line.trim() === '') return;
-  const read = readEveLine(line);
-  if ('skip' in read) {
-    count(counts.skipped, read.skip, counts.lines);
-    return;
-  }
+  const line = text?.endsWith('\r') ? text.slice(0, -1) : text;
+  if (line?.trim() === '') return;
+  const read = line === undefined ? { skip: 'line too long' as const } : readEveLine(line);
+  if ('skip' in read) return count(counts.skipped, read.skip, counts.lines);
   counts.events++;
-  if ('other' in read) {
-    counts.eventsOther++;
-    return;
-  }
+  if ('other' in read) return void counts.eventsOther++;
   counts.eventsUsed++;
   const derived = deriveEvidence(read.event);
   for (const reason of derived.dropped) count(counts.dropped, reason, counts.lines);
   batch.add(derived);
-}
-
-export function emptyCounts(): SegmentCounts {
-  return { lines: 0, events: 0, eventsUsed: 0, eventsOther: 0, skipped: {}, dropped: {} };
 }
 
 /** What is parsed: a stream's segment (its bytes), or a plain file's, [start, end) read here. */
@@ -82,12 +68,9 @@ export type SegmentInput = { readonly bytes: Buffer } | { readonly overlong: tru
 
 /** Parse a segment's lines into `batch` (and `batch.hitsAside`, when set); its counts. */
 export function parseSegment(input: SegmentInput, batch: EvidenceBatch): SegmentCounts {
-  const counts = emptyCounts();
-  if ('overlong' in input) {
-    readLine(undefined, batch, counts);
-    return counts;
-  }
-  if ('bytes' in input) parseRuns(input.bytes, batch, counts);
+  const counts: SegmentCounts = { lines: 0, events: 0, eventsUsed: 0, eventsOther: 0, skipped: {}, dropped: {} };
+  if ('overlong' in input) readLine(undefined, batch, counts);
+  else if ('bytes' in input) parseRuns(input.bytes, batch, counts);
   else for (const run of fileRuns(input.fd, input.start, input.end)) run === undefined ? readLine(undefined, batch, counts) : parseRuns(run, batch, counts);
   return counts;
 }

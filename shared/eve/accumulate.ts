@@ -9,7 +9,7 @@ import type { JsonObject } from '../resources/fields';
 import type { Derived, EvidenceKind } from './derive';
 import { mergeAddress, mergeObservation, type AddressSeen, type Observation } from './merge';
 
-export interface GatheredValue extends Observation<JsonObject> {
+export interface GatheredValue extends Observation {
   readonly ip: string;
   readonly list: EvidenceKind;
   readonly key: string;
@@ -50,11 +50,6 @@ export class EvidenceBatch {
    * add up).
    */
   hitsAside: Map<string, AddressSeen> | undefined;
-
-  /** Distinct values held. */
-  get valueCount(): number {
-    return this.valuesHeld;
-  }
 
   get size(): number {
     return this.valuesHeld + this.hosts.size;

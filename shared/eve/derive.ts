@@ -8,21 +8,16 @@ import { isIpLiteral } from '../app/bridge';
 import type { JsonObject, JsonValue } from '../resources/fields';
 import { addressOf, eveTimestamp, isObject, text, type Address, type DropReason, type Endpoint, type EveEvent } from './event';
 
-/** The host_id lists a piece of evidence adds to (the others, net_info, are computed). */
-export type EvidenceList = 'hostname' | 'username' | 'roles' | 'client_service' | 'http.user_agent' | 'tls.ja3' | 'tls.ja4' | 'ssh.client' | 'services';
-
 /**
- * A detail of a service value, kept as evidence of its own under the service's key, so that each
- * detail is the one of the latest event that carried it (a flow or a resumed TLS session, which
- * carry none, change only the service's times): `services.tls` is `values[].tls` (a certificate:
- * subject, issuer and fingerprint together), and so on.
+ * Where a piece of evidence goes: a host_id list (net_info is computed), or a detail of a service
+ * value, kept as evidence of its own under the service's key so that each detail is the one of the
+ * latest event that carried it (a flow or a resumed TLS session, which carry none, change only the
+ * service's times): `services.tls` is `values[].tls` (a certificate: subject, issuer and
+ * fingerprint together), and so on.
  */
+export type EvidenceKind = 'hostname' | 'username' | 'roles' | 'client_service' | 'http.user_agent' | 'tls.ja3' | 'tls.ja4' | 'ssh.client' | 'services' | `services.${ServiceDetail}`;
 export const SERVICE_DETAILS = ['http', 'ssh', 'tls'] as const;
 export type ServiceDetail = (typeof SERVICE_DETAILS)[number];
-export type DetailList = `services.${ServiceDetail}`;
-
-/** Where a stored piece of evidence goes: a host_id list, or a detail of a service value. */
-export type EvidenceKind = EvidenceList | DetailList;
 
 /** The detail a kind of evidence is, if it is one. */
 export function detailOf(kind: string): ServiceDetail | undefined {
@@ -41,10 +36,7 @@ export interface Evidence {
 export interface Derived {
   /** When the event was logged: the last time its evidence was seen. */
   readonly at: number;
-  /**
-   * When what it tells began, if before `at`: a flow is logged when it ends (or times out), and
-   * its hosts were seen from its start.
-   */
+  /** When what it tells began, if before `at`: a flow is logged when it ends, and its hosts were seen from its start. */
   readonly from?: number;
   readonly evidence: readonly Evidence[];
   /** Addresses that take part in an alert (one hit each). */
@@ -55,29 +47,9 @@ export interface Derived {
 
 /** Ports on which a server of the application protocol listens. */
 const WELL_KNOWN: Readonly<Record<string, readonly number[]>> = {
-  dns: [53, 5353, 5355],
-  http: [80, 8080, 8000, 8008, 8888, 3128, 3129, 81],
-  http2: [80, 443, 8080],
-  tls: [443, 8443, 993, 995, 465, 636, 853, 3269, 5061],
-  krb5: [88],
-  smb: [445, 139],
-  dcerpc: [135],
-  dhcp: [67],
-  ssh: [22, 2222],
-  ntp: [123],
-  snmp: [161],
-  ldap: [389, 3268],
-  ftp: [21],
-  smtp: [25, 587],
-  imap: [143],
-  pop3: [110],
-  rdp: [3389],
-  sip: [5060],
-  mqtt: [1883],
-  modbus: [502],
-  nfs: [2049],
-  tftp: [69],
-  rfb: [5900],
+  dns: [53, 5353, 5355], http: [80, 8080, 8000, 8008, 8888, 3128, 3129, 81], http2: [80, 443, 8080], tls: [443, 8443, 993, 995, 465, 636, 853, 3269, 5061],
+  krb5: [88], smb: [445, 139], dcerpc: [135], dhcp: [67], ssh: [22, 2222], ntp: [123], snmp: [161], ldap: [389, 3268], ftp: [21], smtp: [25, 587],
+  imap: [143], pop3: [110], rdp: [3389], sip: [5060], mqtt: [1883], modbus: [502], nfs: [2049], tftp: [69], rfb: [5900],
 };
 
 /** Printing: raw (JetDirect), LPD and IPP. */
@@ -88,17 +60,13 @@ function serverPort(port: number, appProto: string | undefined): boolean {
   return (appProto !== undefined && WELL_KNOWN[appProto]?.includes(port) === true) || (port > 0 && port < 1024);
 }
 
-/**
- * Is this flow written from its server's side? A flow is written in its direction, unless
- * Suricata picked it up in the middle, from a server's packet: a server's port as source, an
- * ephemeral one as destination.
- */
+/** Is this flow written from its server's side (picked up in the middle, from a server's packet: a server's port as source, an ephemeral one as destination)? */
 function reversedFlow(event: EveEvent): boolean {
   return serverPort(event.src.port, event.appProto) && !serverPort(event.dest.port, event.appProto) && event.dest.port >= 1024;
 }
 
 /** Client and server of an event. */
-export function sidesOf(event: EveEvent, appProto: string | undefined): { client: Endpoint; server: Endpoint } {
+function sidesOf(event: EveEvent, appProto: string | undefined): { client: Endpoint; server: Endpoint } {
   if (event.type === 'flow') return reversedFlow(event) ? { client: event.dest, server: event.src } : { client: event.src, server: event.dest };
   const known = appProto === undefined ? undefined : WELL_KNOWN[appProto];
   if (known?.includes(event.dest.port) && !known.includes(event.src.port)) return { client: event.src, server: event.dest };
@@ -204,7 +172,9 @@ function dns(event: EveEvent, out: Collector): void {
   }
 }
 
-function tls(event: EveEvent, body: JsonObject, out: Collector): void {
+function tls(event: EveEvent, out: Collector): void {
+  const body = event.body.tls;
+  if (!isObject(body)) return;
   const { client, server } = sidesOf(event, 'tls');
   out.hostname(server, hostName(body.sni));
   const ja3 = hashOf(body.ja3);
@@ -218,7 +188,9 @@ function tls(event: EveEvent, body: JsonObject, out: Collector): void {
   out.clientService(client, 'tls');
 }
 
-function http(event: EveEvent, body: JsonObject, out: Collector): void {
+function http(event: EveEvent, out: Collector): void {
+  const body = event.body.http;
+  if (!isObject(body)) return;
   const { client, server } = sidesOf(event, 'http');
   const method = text(body.http_method);
   const url = text(body.url);
@@ -303,52 +275,25 @@ function flowStart(body: JsonObject): number | undefined {
   return isObject(flow) && typeof flow.start === 'string' ? eveTimestamp(flow.start) : undefined;
 }
 
+/** The addresses of an alert (one hit each). */
+function alert(event: EveEvent, out: Collector): readonly string[] {
+  const ips: string[] = [];
+  for (const side of [event.src, event.dest]) {
+    if (!side.host) (out.dropped ??= []).push('not a host address');
+    else if (!ips.includes(side.ip)) ips.push(side.ip);
+  }
+  return ips;
+}
+
+const DERIVE = new Map<string, (event: EveEvent, out: Collector) => void>(Object.entries({ dns, tls, http, fileinfo: http, dhcp, krb5, smb, ssh, flow }));
 const NOTHING: readonly never[] = [];
 
 /** The evidence of one event. */
 export function deriveEvidence(event: EveEvent): Derived {
   const out = new Collector();
-  let alerted: readonly string[] = NOTHING;
-  const body = event.body;
-  switch (event.type) {
-    case 'dns':
-      dns(event, out);
-      break;
-    case 'tls':
-      if (isObject(body.tls)) tls(event, body.tls, out);
-      break;
-    case 'http':
-    case 'fileinfo':
-      if (isObject(body.http)) http(event, body.http, out);
-      break;
-    case 'dhcp':
-      dhcp(event, out);
-      break;
-    case 'krb5':
-      krb5(event, out);
-      break;
-    case 'smb':
-      smb(event, out);
-      break;
-    case 'ssh':
-      ssh(event, out);
-      break;
-    case 'flow':
-      flow(event, out);
-      break;
-    case 'alert': {
-      const ips: string[] = [];
-      for (const side of [event.src, event.dest]) {
-        if (!side.host) (out.dropped ??= []).push('not a host address');
-        else if (!ips.includes(side.ip)) ips.push(side.ip);
-      }
-      alerted = ips;
-      break;
-    }
-    default:
-      break;
-  }
-  const from = event.type === 'flow' && out.evidence.length > 0 ? flowStart(body) : undefined;
+  const alerted = event.type === 'alert' ? alert(event, out) : NOTHING;
+  DERIVE.get(event.type)?.(event, out);
+  const from = event.type === 'flow' && out.evidence.length > 0 ? flowStart(event.body) : undefined;
   const dropped = out.dropped ?? NOTHING;
   return from !== undefined && from < event.at ? { at: event.at, from, evidence: out.evidence, alerted, dropped } : { at: event.at, evidence: out.evidence, alerted, dropped };
 }

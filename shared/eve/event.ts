@@ -9,22 +9,12 @@ import { inDateTimeRange, parseIsoDateTimeInRange } from '../api/datetime';
 import { normaliseHostIp } from '../api/hostIdentity';
 import type { JsonObject, JsonValue } from '../resources/fields';
 
-export type SkipReason = 'not JSON' | 'not an EVE event' | 'no valid address' | 'no valid timestamp' | 'line too long' | 'nested too deep' | 'too many values';
-
-export const SKIP_REASONS: readonly SkipReason[] = [
-  'not JSON',
-  'not an EVE event',
-  'no valid address',
-  'no valid timestamp',
-  'line too long',
-  'nested too deep',
-  'too many values',
-];
+export const SKIP_REASONS = ['not JSON', 'not an EVE event', 'no valid address', 'no valid timestamp', 'line too long', 'nested too deep', 'too many values'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** Why a value an event gives is not stored: its address is not one, or not a host's. */
-export type DropReason = 'not a valid address' | 'not a host address';
-
-export const DROP_REASONS: readonly DropReason[] = ['not a valid address', 'not a host address'];
+export const DROP_REASONS = ['not a valid address', 'not a host address'] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
 
 /**
  * An address an event names, canonical: `host` false for addresses that are no host's (the
@@ -154,9 +144,8 @@ export function eveTimestamp(text: string): number | undefined {
 }
 
 function endpoint(ip: JsonValue | undefined, port: JsonValue | undefined): Endpoint | undefined {
-  if (typeof ip !== 'string') return undefined;
-  const address = addressOf(ip);
-  if (typeof address === 'string') return undefined;
+  const address = typeof ip === 'string' ? addressOf(ip) : undefined;
+  if (address === undefined || typeof address === 'string') return undefined;
   return { ip: address.ip, host: address.host, port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0 };
 }
 
@@ -208,15 +197,5 @@ export function readEveLine(line: string): ReadLine {
   const src = endpoint(value.src_ip, value.src_port);
   const dest = endpoint(value.dest_ip, value.dest_port);
   if (!src || !dest) return { skip: 'no valid address' };
-  return {
-    event: {
-      type: value.event_type,
-      at,
-      src,
-      dest,
-      proto: typeof value.proto === 'string' ? value.proto : '',
-      appProto: text(value.app_proto),
-      body: value,
-    },
-  };
+  return { event: { type: value.event_type, at, src, dest, proto: typeof value.proto === 'string' ? value.proto : '', appProto: text(value.app_proto), body: value } };
 }

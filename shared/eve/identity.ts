@@ -17,7 +17,6 @@ import { replacesText } from './merge';
 import { eveTime, hostTime } from './times';
 
 export type { EvidenceRow, IdentityRecord, IdentitySource } from './identitySource';
-
 export { eveTime, hostTime };
 
 /** Suricata's HOME_NET, the default of a workspace's home networks. */
@@ -25,10 +24,7 @@ export const DEFAULT_HOME_NETS: readonly string[] = HOME_NETS;
 
 /** A list of CIDRs (`10.0.0.0/8,192.168.1.0/24`), checked; the networks, or the first bad item. */
 export function parseHomeNets(text: string): { networks: Network[] } | { error: string } {
-  const items = text
-    .split(/[,\s]+/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  const items = text.split(/[,\s]+/).filter((s) => s !== '');
   if (items.length === 0) return { error: 'give at least one network, as CIDR (10.0.0.0/8)' };
   const networks: Network[] = [];
   for (const item of items) {
@@ -60,14 +56,7 @@ export interface LocalHost {
 
 /** The field naming an item within its list (services are keyed by proto and port, then by app_proto). */
 const ITEM_KEY: Readonly<Record<Exclude<HostListName, 'services' | 'net_info'>, string>> = {
-  hostname: 'host',
-  username: 'user',
-  roles: 'name',
-  client_service: 'name',
-  'http.user_agent': 'agent',
-  'tls.ja3': 'hash',
-  'tls.ja4': 'hash',
-  'ssh.client': 'software_version',
+  hostname: 'host', username: 'user', roles: 'name', client_service: 'name', 'http.user_agent': 'agent', 'tls.ja3': 'hash', 'tls.ja4': 'hash', 'ssh.client': 'software_version',
 };
 
 function micros(value: JsonValue | undefined): number | undefined {
@@ -91,12 +80,7 @@ function mergeTimed(central: JsonObject, local: JsonObject, format: (micros: num
   const first = Math.min(cFirst ?? Infinity, lFirst ?? Infinity);
   const last = Math.max(cLast ?? -Infinity, lLast ?? -Infinity);
   const [older, newer] = localWins ? [central, local] : [local, central];
-  return {
-    ...older,
-    ...newer,
-    ...(Number.isFinite(first) ? { first_seen: format(first) } : {}),
-    ...(Number.isFinite(last) ? { last_seen: format(last) } : {}),
-  };
+  return { ...older, ...newer, ...(Number.isFinite(first) ? { first_seen: format(first) } : {}), ...(Number.isFinite(last) ? { last_seen: format(last) } : {}) };
 }
 
 /** A local service value and the time each of its details was last seen. */
@@ -169,11 +153,7 @@ function mergeServices(central: readonly JsonValue[], local: readonly JsonObject
 /** The local values of a host as api.md §7 list items (details in their service values), and when each detail was seen. */
 function localItems(values: readonly LocalValue[]): { items: Map<HostListName, JsonObject[]>; detailSeen: Map<JsonObject, Partial<Record<ServiceDetail, number>>> } {
   const items = new Map<HostListName, JsonObject[]>();
-  const push = (list: HostListName, item: JsonObject) => {
-    const listed = items.get(list);
-    if (listed) listed.push(item);
-    else items.set(list, [item]);
-  };
+  const push = (list: HostListName, item: JsonObject) => void (items.get(list) ?? items.set(list, []).get(list)!).push(item);
   const services = new Map<string, JsonObject & { values: JsonObject[] }>();
   const serviceValues = new Map<string, JsonObject>();
   const detailSeen = new Map<JsonObject, Partial<Record<ServiceDetail, number>>>();
@@ -250,12 +230,8 @@ export function hostIdentity({ ip, central, local, homeNets }: IdentityInput): J
 
 /** The stored values of an address as the identity reads them. */
 export function localHostOf(source: IdentitySource): LocalHost {
-  return {
-    hits: source.hits,
-    first: source.first,
-    last: source.last,
-    values: source.values.map(([list, key, item, first, last]) => ({ list, key, item: JSON.parse(item) as JsonObject, first, last })),
-  };
+  const values = source.values.map(([list, key, item, first, last]) => ({ list, key, item: JSON.parse(item) as JsonObject, first, last }));
+  return { hits: source.hits, first: source.first, last: source.last, values };
 }
 
 /** The row of an address: its central part and local evidence merged, under these home networks. */
@@ -270,15 +246,9 @@ export function identityRecordOfObjects(source: IdentitySource, homeNets: readon
   const local = localHostOf(source);
   const span = hostSpan(central, local);
   const identity = hostIdentity({ ip: source.ip, central, local, homeNets });
-  return {
-    ip: source.ip,
-    // The larger of the two counts: the central server counts the alerts of this site's probe too (docs/decisions.md).
-    hits: Math.max(source.centralHits ?? 0, local.hits),
-    first_seen: span.first,
-    last_seen: span.last,
-    hostnames: hostnamesText(identity),
-    data: JSON.stringify(identity),
-  };
+  // Hits: the larger of the two counts, as the central server counts the alerts of this site's probe too (docs/decisions.md).
+  const hits = Math.max(source.centralHits ?? 0, local.hits);
+  return { ip: source.ip, hits, first_seen: span.first, last_seen: span.last, hostnames: hostnamesText(identity), data: JSON.stringify(identity) };
 }
 
 /** The home networks given as CIDR texts, those that parse. */

@@ -28,11 +28,8 @@ const SERVICE_ITEM = /^\{"proto":("[^"\\\u0000-\u001f]*"),"port":(0|[1-9][0-9]{0
 function serviceEntry(item: string, first: number, last: number): { group: string; head: string; value: string } {
   const plain = SERVICE_ITEM.exec(item);
   const [proto, port, app] = plain ? [plain[1]!, plain[2]!, plain[3]!] : serviceFields(item);
-  return {
-    group: `${proto}/${port}`,
-    head: `{"proto":${proto},"port":${port},"values":[`,
-    value: `{"app_proto":${app},"first_seen":"${eveTime(first)}","last_seen":"${eveTime(last)}"`,
-  };
+  const value = `{"app_proto":${app},"first_seen":"${eveTime(first)}","last_seen":"${eveTime(last)}"`;
+  return { group: `${proto}/${port}`, head: `{"proto":${proto},"port":${port},"values":[`, value };
 }
 
 /** A service item of another form (escapes in its texts), its fields as JSON text. */
@@ -65,14 +62,9 @@ export function localIdentityRecord(source: IdentitySource, homeNets: readonly N
     }
     if (list === 'hostname') hostnames.push(pyStr((JSON.parse(item) as JsonObject).host ?? ''));
     const text = timedItem(item, hostTime(first), hostTime(last));
-    const listed = items.get(list);
-    if (listed) listed.push(text);
-    else items.set(list, [text]);
+    (items.get(list) ?? items.set(list, []).get(list)!).push(text);
   }
-  if (groups.size > 0) {
-    const services = [...groups.values()].map(({ head, keys }) => `${head}${keys.map((key) => `${values.get(key)!.value}${values.get(key)!.details}}`).join(',')}]}`);
-    items.set('services', services);
-  }
+  if (groups.size > 0) items.set('services', [...groups.values()].map(({ head, keys }) => `${head}${keys.map((key) => `${values.get(key)!.value}${values.get(key)!.details}}`).join(',')}]}`));
   const address = parseIp(source.ip);
   const home = address ? homeNets.find((network) => networkContains(network, address)) : undefined;
   const first = hostTime(source.first);
@@ -82,12 +74,5 @@ export function localIdentityRecord(source: IdentitySource, homeNets: readonly N
     const listed = items.get(list) ?? [];
     json += `,${key}:[${listed.join(',')}],${count}:${listed.length}`;
   }
-  return {
-    ip: source.ip,
-    hits: Math.max(source.centralHits ?? 0, source.hits),
-    first_seen: source.first,
-    last_seen: source.last,
-    hostnames: hostnames.join(' '),
-    data: `${json}}`,
-  };
+  return { ip: source.ip, hits: Math.max(source.centralHits ?? 0, source.hits), first_seen: source.first, last_seen: source.last, hostnames: hostnames.join(' '), data: `${json}}` };
 }

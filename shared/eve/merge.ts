@@ -39,29 +39,18 @@ export function replacesText(last: number, item: string, knownLast: number, know
   return last > knownLast || (last === knownLast && compareUtf8(item, knownItem) > 0);
 }
 
-/** The same for items held as objects (their JSON text compared only on a tie). */
-export function replacesItem(last: number, item: JsonObject, knownLast: number, knownItem: JsonObject): boolean {
-  if (last !== knownLast) return last > knownLast;
-  return item !== knownItem && compareUtf8(JSON.stringify(item), JSON.stringify(knownItem)) > 0;
-}
-
-/** One value as observed: its times and item (an object in memory, JSON text in storage). */
-export interface Observation<I> {
-  item: I;
+/** One value as observed: its times and item. */
+export interface Observation {
+  item: JsonObject;
   first: number;
   last: number;
 }
 
-/** Merge `seen` into `known` (in place), by the rule. */
-export function mergeObservation(known: Observation<JsonObject>, seen: Observation<JsonObject>): void {
-  if (replacesItem(seen.last, seen.item, known.last, known.item)) known.item = seen.item;
+/** Merge `seen` into `known` (in place), by the rule (JSON texts compared only on a tie). */
+export function mergeObservation(known: Observation, seen: Observation): void {
+  if (seen.last !== known.last ? seen.last > known.last : seen.item !== known.item && compareUtf8(JSON.stringify(seen.item), JSON.stringify(known.item)) > 0) known.item = seen.item;
   if (seen.first < known.first) known.first = seen.first;
   if (seen.last > known.last) known.last = seen.last;
-}
-
-/** The merge of two stored observations (items as JSON text), by the rule. */
-export function mergedText(a: Observation<string>, b: Observation<string>): Observation<string> {
-  return { item: replacesText(b.last, b.item, a.last, a.item) ? b.item : a.item, first: Math.min(a.first, b.first), last: Math.max(a.last, b.last) };
 }
 
 /** An address as observed: the alerts it was in, its times. */

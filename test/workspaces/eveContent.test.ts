@@ -12,7 +12,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { deriveEvidence } from '../../shared/eve/derive';
 import { readEveLine } from '../../shared/eve/event';
-import { ContentReader, MAX_LINE_BYTES, SegmentMemory, type ContentInput } from '../../electron/workspaces/eveContent';
+import { ContentReader, MAX_LINE_BYTES, SegmentMemory } from '../../electron/workspaces/eveContent';
+
+type ContentInput = Parameters<typeof ContentReader.open>[1];
 import { fileFingerprint, StreamFingerprint } from '../../electron/workspaces/eveFingerprint';
 import { parseSegment } from '../../electron/workspaces/eveParse';
 import { prng } from '../helpers/prng';
@@ -64,7 +66,7 @@ async function readAll(input: ContentInput, segmentBytes: number): Promise<Read>
       expectedStart = segment.end;
       if (segment.bytes && segment.bytes.length > 0) expect(segment.bytes[segment.bytes.length - 1]).toBe(0x0a);
       // A stream's segment holds its bytes; a plain file's is read from the file where it is parsed.
-      const input = segment.overlong ? ({ overlong: true } as const) : segment.bytes ? { bytes: segment.bytes } : { fd: reader.descriptor!, start: segment.start, end: segment.end };
+      const input = segment.overlong ? ({ overlong: true } as const) : segment.bytes ? { bytes: segment.bytes } : { fd: reader.plain!.fd, start: segment.start, end: segment.end };
       const counts = parseSegment(input, batch);
       for (const [reason, entry] of Object.entries(counts.skipped)) (skipped[reason] ??= []).push(...entry.first.map((n) => lines + n));
       lines += counts.lines;

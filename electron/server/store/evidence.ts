@@ -3,7 +3,7 @@
  * the imports themselves (eve_import: who runs one, which files it claims, its staging tables)
  * and the workspace's home networks. An import stages its evidence batch by batch and moves it
  * into the evidence in one transaction at the end (`commit`), marking the addresses it changed
- * as pending; their identities are written next (store/identities.ts). `discard` leaves nothing.
+ * as pending; their identities are written next (store/hosts.ts). `discard` leaves nothing.
  */
 import os from 'node:os';
 import type { GatheredHost, StagedValue } from '../../../shared/eve/accumulate';
@@ -72,12 +72,6 @@ const mergeHost = (table: string) => `ON CONFLICT DO UPDATE SET
   hits = ${table}.hits + excluded.hits,
   first_seen = min(${table}.first_seen, excluded.first_seen),
   last_seen = max(${table}.last_seen, excluded.last_seen)`;
-
-/** Evidence gathered in memory: values (their items as JSON text) and addresses. */
-export interface GatheredBatch {
-  readonly values: Iterable<StagedValue>;
-  readonly hosts: Iterable<GatheredHost>;
-}
 
 /** Another import running that claims a file this one would read. */
 export interface ClaimHolder {
@@ -159,7 +153,7 @@ export class Evidence {
   }
 
   /** Add a batch to an import's staging (values merged as the evidence merges them). */
-  stage(importPk: number, batch: GatheredBatch): void {
+  stage(importPk: number, batch: { readonly values: Iterable<StagedValue>; readonly hosts: Iterable<GatheredHost> }): void {
     const staging = stagingOf(importPk);
     this.store.write(() => {
       const live = this.store.command('UPDATE eve_import SET touched = ? WHERE pk = ?').run(this.store.now(), importPk).changes;
@@ -212,33 +206,26 @@ export class Evidence {
         ALTER TABLE ${staging.hosts} RENAME TO host_local;`);
     } else {
       // The addresses this import changes: a value new or merged into another, an address new, alerted or seen earlier or later.
-      this.store
-        .commandOnce(
-          `INSERT OR IGNORE INTO host_identity_pending (ip)
-           SELECT s.ip FROM ${staging.values} s LEFT JOIN host_evidence e ON e.ip = s.ip AND e.list = s.list AND e.key = s.key
-           WHERE e.ip IS NULL OR s.first_seen < e.first_seen OR ${replaces('s', 'e')}
-           UNION
-           SELECT s.ip FROM ${staging.hosts} s LEFT JOIN host_local h ON h.ip = s.ip
-           WHERE h.ip IS NULL OR s.hits > 0 OR s.first_seen < h.first_seen OR s.last_seen > h.last_seen`,
-          'insert host_identity_pending',
-        )
-        .run();
-      this.store
-        .commandOnce(
-          `INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen, import_pk)
-           SELECT ip, list, key, item, first_seen, last_seen, import_pk FROM ${staging.values} WHERE true
-           ${mergeValue('host_evidence')}`,
-          'insert host_evidence',
-        )
-        .run();
-      this.store
-        .commandOnce(
-          `INSERT INTO host_local (ip, hits, first_seen, last_seen, import_pk)
-           SELECT ip, hits, first_seen, last_seen, import_pk FROM ${staging.hosts} WHERE true
-           ${mergeHost('host_local')}`,
-          'insert host_local',
-        )
-        .run();
+      const run = (sql: string, name: string) => this.store.commandOnce(sql, name).run();
+      run(
+        `INSERT OR IGNORE INTO host_identity_pending (ip)
+         SELECT s.ip FROM ${staging.values} s LEFT JOIN host_evidence e ON e.ip = s.ip AND e.list = s.list AND e.key = s.key
+         WHERE e.ip IS NULL OR s.first_seen < e.first_seen OR ${replaces('s', 'e')}
+         UNION
+         SELECT s.ip FROM ${staging.hosts} s LEFT JOIN host_local h ON h.ip = s.ip
+         WHERE h.ip IS NULL OR s.hits > 0 OR s.first_seen < h.first_seen OR s.last_seen > h.last_seen`,
+        'insert host_identity_pending',
+      );
+      run(
+        `INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen, import_pk)
+         SELECT ip, list, key, item, first_seen, last_seen, import_pk FROM ${staging.values} WHERE true ${mergeValue('host_evidence')}`,
+        'insert host_evidence',
+      );
+      run(
+        `INSERT INTO host_local (ip, hits, first_seen, last_seen, import_pk)
+         SELECT ip, hits, first_seen, last_seen, import_pk FROM ${staging.hosts} WHERE true ${mergeHost('host_local')}`,
+        'insert host_local',
+      );
       this.store.exec(`DROP TABLE ${staging.values}; DROP TABLE ${staging.hosts};`);
     }
     const now = this.store.now();
@@ -255,11 +242,6 @@ export class Evidence {
   /** Addresses whose identity waits to be written again. */
   pendingCount(): number {
     return this.store.query('SELECT count(*) FROM host_identity_pending').pluck().get() as number;
-  }
-
-  /** Every address the local imports saw. */
-  localIps(): string[] {
-    return this.store.query('SELECT ip FROM host_local').pluck().all() as string[];
   }
 
   /** Does the address have local evidence? */

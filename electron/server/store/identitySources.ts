@@ -83,17 +83,12 @@ export class IdentitySources {
       .raw()
       .all(...params) as ValueRow[];
     const byIp = new Map<string, EvidenceRow[]>();
-    for (const [ip, list, key, item, first, last] of values) {
-      let rows = byIp.get(ip);
-      if (!rows) byIp.set(ip, (rows = []));
-      rows.push([list, key, item, first, last]);
-    }
+    for (const [ip, list, key, item, first, last] of values) (byIp.get(ip) ?? byIp.set(ip, []).get(ip)!).push([list, key, item, first, last]);
     const central = new Map<string, CentralRow>();
     if (this.anyCentral()) {
       const list = JSON.stringify(hosts.map((host) => host[0]));
-      for (const row of this.store.query(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw().all(list) as CentralRow[]) {
-        central.set(row[0], row);
-      }
+      const rows = this.store.query(`SELECT ip, ${CENTRAL_SQL}, central_hits FROM host_id WHERE ip IN (SELECT value FROM json_each(?))`).raw().all(list) as CentralRow[];
+      for (const row of rows) central.set(row[0], row);
     }
     return hosts.map(([ip, hits, first, last]) => {
       const [, data, centralHits] = central.get(ip) ?? [ip, null, null];
