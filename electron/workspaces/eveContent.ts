@@ -1,5 +1,5 @@
 /**
- * The reader core of the EVE import: a source's content (a plain file, a gzip file, an upload)
+ * The reader core of the EVE import: a source's content (a plain file, a gzip file, any stream)
  * as segments of whole lines of about 8 MiB that either thread can parse. A plain file's are found
  * by a few small reads at each boundary and read where they are parsed (eveParse.ts); a stream's
  * are gathered as it passes, into memory used again. Either way the first line names the content

@@ -65,7 +65,7 @@ export function fileFingerprint(fd: number, end: number): { samples: string; tai
 }
 
 /**
- * The fingerprint of content that streams by (a gzip file, an upload): it keeps the windows the
+ * The fingerprint of content that streams by (a gzip file's content): it keeps the windows the
  * stride of the content read so far needs (the stride only grows, and the windows of a larger one
  * are among those of a smaller) and the last 4 KiB, so that the fingerprint of the point reached
  * can be given at any time, and that of a point passed on the way when the content is fed up to it.

@@ -19,6 +19,13 @@ import { parseApart, type ParsedSegment } from './eveParse';
 
 /** Chunks of rows made ahead of those the import thread has written: a few MB at most. */
 const AHEAD = 16;
+/**
+ * The import thread's and the helper's heaps, in MB. Any bound makes V8 collect as a heap grows
+ * instead of letting it grow towards a quarter of the machine's memory: the 1 GB replay's peak RSS
+ * fell from 270-294 MB to 194-208 MB at the same speed (docs/eve.md). Neither holds more than a
+ * batch, a chunk of identities and one line of at most 16 MiB.
+ */
+export const EVE_HEAP_MB = 256;
 /** The helper's young generation, in MB: more only raised the import's peak RSS. */
 const YOUNG_GENERATION_MB = 8;
 /** The chunks of identities the helper makes: two in three (alone, it made 1.3 s of the 1 GB replay's 2 s while the import thread waited). */
@@ -76,7 +83,7 @@ export class Helper {
   /** A helper running `code` (the EVE worker program), or undefined where none can run. */
   static start(code: string | undefined, database: DatabaseSource): Helper | undefined {
     try {
-      return code === undefined ? undefined : new Helper(new Worker(code, { eval: true, workerData: { role: 'helper', database }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }));
+      return code === undefined ? undefined : new Helper(new Worker(code, { eval: true, workerData: { role: 'helper', database }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: EVE_HEAP_MB } }));
     } catch {
       return undefined;
     }

@@ -2,8 +2,9 @@
  * `outpost import-eve` and the app's upload (app.md §4, §5; docs/eve.md): an EVE import runs on
  * a thread of its own (eveRun.ts, in the EVE worker program) with a connection of its own, so that
  * neither its reading nor its transactions hold the caller's event loop: the server answers
- * requests all along. This side hands it the sources, relays an upload's bytes (the upload read no
- * faster than the import takes it), its progress and a cancel, and gets the summary or the error.
+ * requests all along. An upload is first received into a file beside the workspace's database
+ * (eveSpool.ts), then imported as any file is; this side hands the thread the sources, its
+ * progress and a cancel, and gets the summary or the error.
  */
 import { createRequire } from 'node:module';
 import { receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -13,7 +14,9 @@ import { eveWorkerCode } from '../server/http/workerSource';
 import { databaseSource } from '../server/store/database';
 import type { Services } from '../server/store/services';
 import { DiskFullError, EveImportError, isDiskFull } from './eveContent';
+import { EVE_HEAP_MB } from './eveHelper';
 import { runImport, type RunOptions, type RunSource } from './eveRun';
+import { removeAll, spoolUploads } from './eveSpool';
 
 export { DiskFullError, EveImportError, MAX_LINE_BYTES } from './eveContent';
 export { fileSources, NOT_AN_EVE_NAME } from './eveFiles';
@@ -22,14 +25,12 @@ export type { EveProgress, EveSummary, IgnoredFile } from '../../shared/eve/summ
 
 /** The import thread's young generation, in MB: the default let the 1 GB replay's peak RSS reach 360 MB, 16 MB about 290 MB. */
 const IMPORT_YOUNG_GENERATION_MB = 16;
-/** Bytes of an upload relayed and not yet taken by the import: reading the upload pauses past this. */
-const RELAY_AHEAD_BYTES = 4 * 1024 * 1024;
 
 export interface EveImportOptions {
-  readonly sources: readonly RunSource[];
+  /** Sources: files, or uploads (no `file`: their bytes in `streams`, by index). */
+  readonly sources: readonly (Omit<RunSource, 'file'> & { readonly file?: string })[];
   /** Files of folders that are not read, for the summary. */
   readonly ignored?: readonly IgnoredFile[];
-  /** An upload's bytes, for each source that is no file (by its index). */
   readonly streams?: ReadonlyMap<number, AsyncIterable<Buffer>>;
   /** Home networks to set for the workspace (CIDR list) before the hosts are written. */
   readonly homeNets?: string;
@@ -47,8 +48,7 @@ export interface EveImportOptions {
 }
 
 type FailureKind = 'input' | 'full' | 'other';
-type FromImport = { readonly progress: EveProgress } | { readonly consumed: number; readonly source: number } | { readonly done: EveSummary } | { readonly failed: string; readonly kind: FailureKind };
-type ToImport = { readonly chunk: Uint8Array; readonly source: number } | { readonly end: number } | { readonly aborted: number } | { readonly cancel: true };
+type FromImport = { readonly progress: EveProgress } | { readonly done: EveSummary } | { readonly failed: string; readonly kind: FailureKind };
 
 /** The worker program, `require` resolving from here (an evaluated worker resolves nothing itself; better-sqlite3 is beside this code). */
 function workerProgram(): string | undefined {
@@ -66,25 +66,20 @@ export async function importEve(services: Services, options: EveImportOptions): 
   }
   const database = databaseSource(services.store.db);
   if (!database) throw new Error('an EVE import needs a workspace on disk');
-  const code = workerProgram();
-  const { sources, user, batchEntries, segmentBytes, helperFrom } = options;
-  const helperCode = options.helper === false ? undefined : code;
-  const run: RunOptions = { database, sources, ignored: options.ignored ?? [], homeNets, user, helperCode, batchEntries, segmentBytes, helperFrom };
   services.importsRunning++;
+  const spooled: string[] = [];
   try {
+    const sources = await spoolUploads(database.file, options.sources, options, spooled);
+    const code = workerProgram();
+    const { user, batchEntries, segmentBytes, helperFrom } = options;
+    const helperCode = options.helper === false ? undefined : code;
+    const run: RunOptions = { database, sources, ignored: options.ignored ?? [], homeNets, user, helperCode, batchEntries, segmentBytes, helperFrom };
     if (code && !options.here) return await inWorker(code, run, options);
-    const stream = async function* (index: number) {
-      try {
-        yield* options.streams!.get(index)!;
-      } catch {
-        throw stopped(run, index);
-      }
-    };
-    return await runImport(run, { progress: (p) => options.onProgress?.(p), cancelled: () => options.signal?.aborted === true, stream }).catch((error: unknown) => {
-      const failure = failureOf(error, database.file);
-      throw errorOf(failure);
+    return await runImport(run, { progress: (p) => options.onProgress?.(p), cancelled: () => options.signal?.aborted === true }).catch((error: unknown) => {
+      throw errorOf(failureOf(error, database.file));
     });
   } finally {
+    await removeAll(spooled);
     services.importsRunning--;
     // Written by another connection: this one's caches go, and the search index catches up.
     services.store.changedElsewhere();
@@ -96,21 +91,17 @@ export async function refreshIdentities(services: Services): Promise<EveSummary>
   return importEve(services, { sources: [] });
 }
 
-const stopped = (run: RunOptions, index: number) => new EveImportError(`the upload of ${run.sources[index]?.name ?? 'the log'} stopped before its end; nothing was imported`);
-
-/** Run the import on its own thread: relay its streams, its progress and a cancel. */
+/** Run the import on its own thread: relay its progress and a cancel. */
 function inWorker(code: string, run: RunOptions, options: EveImportOptions): Promise<EveSummary> {
   return new Promise<EveSummary>((resolve, reject) => {
-    const worker = new Worker(code, { eval: true, workerData: { role: 'import', run }, resourceLimits: { maxYoungGenerationSizeMb: IMPORT_YOUNG_GENERATION_MB } });
-    const send = (message: ToImport, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer);
-    const relays = new Map<number, { ahead: number; wake?: () => void }>();
+    const resourceLimits = { maxYoungGenerationSizeMb: IMPORT_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: EVE_HEAP_MB };
+    const worker = new Worker(code, { eval: true, workerData: { role: 'import', run }, resourceLimits });
     let settled = false;
-    const cancel = () => send({ cancel: true });
+    const cancel = () => worker.postMessage('cancel');
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       options.signal?.removeEventListener('abort', cancel);
-      for (const relay of relays.values()) relay.wake?.();
       outcome();
       void worker.terminate();
     };
@@ -118,70 +109,26 @@ function inWorker(code: string, run: RunOptions, options: EveImportOptions): Pro
     if (options.signal?.aborted) cancel();
     worker.on('message', (message: FromImport) => {
       if ('progress' in message) options.onProgress?.(message.progress);
-      else if ('consumed' in message) {
-        const relay = relays.get(message.source)!;
-        relay.ahead -= message.consumed;
-        relay.wake?.();
-      } else settle(() => ('done' in message ? resolve(message.done) : reject(errorOf(message))));
+      else settle(() => ('done' in message ? resolve(message.done) : reject(errorOf(message))));
     });
-    worker.on('error', (error) => settle(() => reject(error)));
+    worker.on('error', (error: Error & { code?: string }) => {
+      const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      settle(() => reject(outOfMemory ? new Error(`the EVE import ran out of its ${EVE_HEAP_MB} MB of memory (${error.message}); nothing was imported`) : error));
+    });
     worker.on('exit', (exitCode) => settle(() => reject(new Error(`the EVE import's thread ended (${exitCode})`))));
-    for (const [index, stream] of options.streams ?? []) {
-      const relay: { ahead: number; wake?: () => void } = { ahead: 0 };
-      relays.set(index, relay);
-      void (async () => {
-        try {
-          for await (const chunk of stream) {
-            if (settled) return;
-            const own = new Uint8Array(chunk);
-            relay.ahead += own.length;
-            send({ chunk: own, source: index }, [own.buffer]);
-            while (relay.ahead > RELAY_AHEAD_BYTES && !settled) await new Promise<void>((wake) => (relay.wake = wake));
-          }
-          send({ end: index });
-        } catch {
-          // The upload stopped before its end (the connection dropped, the user cancelled).
-          if (!settled) send({ aborted: index });
-        }
-      })();
-    }
   });
 }
 
-/** The import thread's side: run the import, its streams fed by the messages that come. */
+/** The import thread's side: run the import; a cancel is heard as soon as it is sent. */
 export function serveImport(run: RunOptions, port: MessagePort): void {
   let cancelled = false;
-  const streams = new Map<number, { chunks: Buffer[]; ended?: true; aborted?: true; wake?: () => void }>();
-  const stateOf = (index: number) => streams.get(index) ?? streams.set(index, { chunks: [] }).get(index)!;
-  const handle = (message: ToImport) => {
-    if ('cancel' in message) cancelled = true;
-    else {
-      const state = stateOf('chunk' in message ? message.source : 'end' in message ? message.end : message.aborted);
-      if ('chunk' in message) state.chunks.push(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
-      else if ('end' in message) state.ended = true;
-      else state.aborted = true;
-    }
-    for (const state of streams.values()) state.wake?.();
-  };
-  port.on('message', handle);
+  port.on('message', () => (cancelled = true));
   // The messages that came are taken at once: a cancel is heard without waiting for a turn of the event loop.
-  const take = () => {
-    for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port)) handle(received.message as ToImport);
+  const heard = () => {
+    while (receiveMessageOnPort(port)) cancelled = true;
+    return cancelled;
   };
-  async function* stream(index: number): AsyncGenerator<Buffer> {
-    const state = stateOf(index);
-    for (;;) {
-      const chunk = state.chunks.shift();
-      if (chunk) {
-        port.postMessage({ consumed: chunk.length, source: index } satisfies FromImport);
-        yield chunk;
-      } else if (cancelled) throw new EveImportError('the import was cancelled; nothing was imported');
-      else if (state.aborted) throw stopped(run, index);
-      else if (state.ended) return;
-      else await new Promise<void>((wake) => (state.wake = wake));
-    }
-  }
-  runImport(run, { progress: (progress) => port.postMessage({ progress } satisfies FromImport), cancelled: () => (take(), cancelled), stream }).then(
+  runImport(run, { progress: (progress) => port.postMessage({ progress } satisfies FromImport), cancelled: heard }).then(
     (done) => port.postMessage({ done } satisfies FromImport),
     (error: unknown) => port.postMessage(failureOf(error, run.database.file) satisfies FromImport),
   );

@@ -66,7 +66,7 @@ function readLine(text: string | undefined, batch: EvidenceBatch, counts: Segmen
 /** What is parsed: a stream's segment (its bytes), or a plain file's, [start, end) read here. */
 export type SegmentInput = { readonly bytes: Buffer } | { readonly overlong: true } | { readonly fd: number; readonly start: number; readonly end: number };
 
-/** Parse a segment's lines into `batch` (and `batch.hitsAside`, when set); its counts. */
+/** Parse a segment's lines into `batch`; its counts. */
 export function parseSegment(input: SegmentInput, batch: EvidenceBatch): SegmentCounts {
   const counts: SegmentCounts = { lines: 0, events: 0, eventsUsed: 0, eventsOther: 0, skipped: {}, dropped: {} };
   if ('overlong' in input) readLine(undefined, batch, counts);

@@ -8,10 +8,9 @@
  * addresses that changed. A failure or a cancel before the first leaves nothing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addAside, EvidenceBatch } from '../../shared/eve/accumulate';
+import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { DROP_REASONS, SKIP_REASONS, type DropReason, type SkipReason } from '../../shared/eve/event';
 import { identityRecords, networksOf } from '../../shared/eve/identity';
-import type { AddressSeen } from '../../shared/eve/merge';
 import type { CountedLines, EveFileSummary, EveProgress, EveSummary, IgnoredFile } from '../../shared/eve/summary';
 import { openDatabase, type DatabaseSource } from '../server/store/database';
 import type { EveFileRecord } from '../server/store/evidence';
@@ -28,12 +27,14 @@ import { FIRST_KEPT, parseSegment, type Counted, type SegmentCounts, type Segmen
  * took the import's peak RSS past 300 MB.
  */
 const BATCH_ENTRIES = 40_000;
+/** Characters of keys and items held before they are staged, whatever the number of values. */
+const BATCH_TEXT = 8 * 1024 * 1024;
 /** Segments given to the helper ahead, so that it never waits while this thread stages: a plain file's (ranges: nothing held) six, a stream's (bytes) two. */
 const HELPER_RANGES = 6;
 const HELPER_STREAMED = 2;
 /** Addresses from which the helper makes identities (fewer are made here sooner than it starts). */
 const HELPER_IDENTITIES_FROM = 4096;
-/** Former imports of a stream's first line it is checked against. */
+/** Former imports of a gzip file's first line it is checked against. */
 const MAX_CANDIDATES = 8;
 const WAIT_MS = 200;
 
@@ -43,8 +44,8 @@ export interface RunSource {
   readonly name: string;
   /** Where it is recorded as read (a file's absolute path; `upload:<name>`). */
   readonly key: string;
-  /** A file on this machine; else its bytes come by `RunIO.stream`. */
-  readonly file?: string;
+  /** The file read (an upload's, received beside the database: eveSpool.ts). */
+  readonly file: string;
   readonly size?: number;
   /** The file this process read on its last `--follow` tick: while it is that file, its last 4 KiB find the point reached then. */
   readonly followed?: { readonly dev: number; readonly ino: number };
@@ -68,14 +69,6 @@ export interface RunOptions {
 export interface RunIO {
   progress(progress: EveProgress): void;
   cancelled(): boolean;
-  /** The bytes of source `index` when it is no file (an upload). */
-  stream(index: number): AsyncIterable<Buffer>;
-}
-
-/** A point a former import of a stream's first line reached: the same content up to it, or not, once the stream has passed it. */
-interface Candidate {
-  readonly record: EveFileRecord;
-  same: boolean | undefined;
 }
 
 const cancelled = () => new EveImportError('the import was cancelled; nothing was imported');
@@ -119,8 +112,8 @@ class ImportRun {
     const importPk = this.importPk;
     if (importPk === undefined) return { files: [], ignored: [], linesRead: 0, eventsUsed: 0, eventsOther: 0, skipped: {}, dropped: {}, ...(await this.identities()) };
     try {
-      for (const [index, source] of this.options.sources.entries()) {
-        const reader = await ContentReader.open(source.name, source.file !== undefined ? { file: source.file } : { stream: this.io.stream(index) }, this.memory);
+      for (const source of this.options.sources) {
+        const reader = await ContentReader.open(source.name, { file: source.file }, this.memory);
         this.readers.push(reader);
         if (reader.head === undefined) throw new EveImportError(`${source.name} ${reader.empty ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
       }
@@ -130,7 +123,7 @@ class ImportRun {
         if (this.io.cancelled()) throw cancelled();
         await sleep(WAIT_MS);
       }
-      for (const [index, source] of this.options.sources.entries()) await this.read(source, this.readers[index]!);
+      for (const index of this.options.sources.keys()) await this.read(index);
       if (this.io.cancelled()) throw cancelled();
       this.stage();
       store.write(() => {
@@ -158,45 +151,45 @@ class ImportRun {
   }
 
   /**
-   * Read one source. A plain file is checked against each point a former import reached, by
-   * position, before anything is read, and read on from the furthest that holds. A stream is
-   * checked as it passes them, its lines read meanwhile: their values merge again to the same
-   * (the rule is idempotent); their alerts are held apart, per stretch, until the point closing it
-   * is known, then dropped with the lines' counts (already imported) or counted.
+   * Read one source on from the furthest point a former import of its first line reached with the
+   * same content before it. A plain file is checked at each point by position before anything is
+   * read. A gzip file is read up to the furthest point, unparsed, and checked at each as it passes
+   * them; when that one is not the same, the file is read again from the start, up to the furthest
+   * that is, unparsed, and parsed from there.
    */
-  private async read(source: RunSource, reader: ContentReader): Promise<void> {
+  private async read(index: number): Promise<void> {
+    const source = this.options.sources[index]!;
+    let reader = this.readers[index]!;
     const known = this.services.evidence.filesWithHead(reader.head!);
     const { plain } = reader;
-    const followed = plain !== undefined && plain.dev === source.followed?.dev && plain.ino === source.followed.ino;
-    const resumed = plain ? known.find((record) => sameUpTo(reader, record, followed && record.path === source.key)) : undefined;
-    if (resumed) reader.seek(resumed.bytes);
-    const candidates: Candidate[] = plain ? [] : known.slice(0, MAX_CANDIDATES).sort((a, b) => a.bytes - b.bytes).map((record) => ({ record, same: undefined }));
-    reader.cutAt(candidates.map((c) => c.record.bytes));
-    const aside = candidates.map(() => new Map<string, AddressSeen>());
-    const parts: { counts: Promise<SegmentCounts>; stretch: number }[] = [];
-    for (let segment = await reader.next(); segment; segment = await reader.next()) {
-      for (const c of candidates) if (c.same === undefined && segment.end >= c.record.bytes) c.same = segment.end === c.record.bytes && sameFingerprint(reader.fingerprinted().current(), c.record);
-      const stretch = candidates.findIndex((c) => c.record.bytes >= segment!.end);
-      parts.push({ counts: this.parse(segment, reader, stretch === -1 ? undefined : aside[stretch]), stretch });
-      this.tell(source.name, reader);
-      // The event loop turns between segments: the helper's answers come in.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.io.cancelled()) throw cancelled();
+    let resumed: EveFileRecord | undefined;
+    if (plain) {
+      const followed = plain.dev === source.followed?.dev && plain.ino === source.followed.ino;
+      resumed = known.find((record) => sameUpTo(reader, record, followed && record.path === source.key));
+      if (resumed) reader.seek(resumed.bytes);
+    } else if (known.length > 0) {
+      const candidates = known.slice(0, MAX_CANDIDATES).sort((a, b) => a.bytes - b.bytes);
+      resumed = await this.pass(reader, candidates, source.name);
+      if (resumed !== candidates[candidates.length - 1]) {
+        reader.close();
+        reader = this.readers[index] = await ContentReader.open(source.name, { file: source.file }, this.memory);
+        if (resumed && (await this.pass(reader, [resumed], source.name)) !== resumed) throw new EveImportError(`${source.name} changed while it was read; nothing was imported`);
+      }
     }
-    const confirmed = candidates.findLastIndex((c) => c.same === true);
-    let line = resumed?.lines ?? 0;
-    let already = line;
+    const parts: Promise<SegmentCounts>[] = [];
+    for (let segment = await reader.next(); segment; segment = await reader.next()) {
+      parts.push(this.parse(segment, reader));
+      await this.turn(source.name, reader);
+    }
+    const already = resumed?.lines ?? 0;
+    let line = already;
     let events = 0;
     for (const part of parts) {
-      const counts = await part.counts;
-      if (part.stretch !== -1 && part.stretch <= confirmed) already += counts.lines;
-      else {
-        this.count(counts, source.name, line);
-        events += counts.events;
-      }
+      const counts = await part;
+      this.count(counts, source.name, line);
+      events += counts.events;
       line += counts.lines;
     }
-    for (const [n, held] of aside.entries()) if (n > confirmed) this.batch.merge([], [...held].map(([ip, seen]) => ({ ip, ...seen })));
     this.stageIfFull();
     if (line === 0) throw new EveImportError(`${source.name} has no complete line: no EVE event in it; nothing was imported`);
     if (already === 0 && events === 0) throw new EveImportError(`${source.name} has no EVE event in it (${line} line${line === 1 ? '' : 's'}, none a Suricata EVE JSON event); nothing was imported`);
@@ -207,8 +200,31 @@ class ImportRun {
     this.tell(source.name, undefined, true);
   }
 
+  /** Read a stream up to the furthest of these points (ascending), unparsed: the furthest one with the same content before it. */
+  private async pass(reader: ContentReader, points: readonly EveFileRecord[], name: string): Promise<EveFileRecord | undefined> {
+    reader.cutAt(points.map((point) => point.bytes));
+    let same: EveFileRecord | undefined;
+    const last = points[points.length - 1]!.bytes;
+    while (reader.endOfLines < last) {
+      const segment = await reader.next();
+      if (!segment) break;
+      if (segment.bytes) this.memory.give(segment.bytes);
+      const at = points.find((point) => point.bytes === segment.end);
+      if (at && sameFingerprint(reader.fingerprinted().current(), at)) same = at;
+      await this.turn(name, reader);
+    }
+    return same;
+  }
+
+  /** Between segments: the progress told, the event loop turned (the helper's answers come in), a cancel heard. */
+  private async turn(name: string, reader: ContentReader): Promise<void> {
+    this.tell(name, reader);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.io.cancelled()) throw cancelled();
+  }
+
   /** Parse a segment, on the helper thread while it has room (near a file's end less, so that both end together), else here. */
-  private parse(segment: Segment, reader: ContentReader, hitsAside: Map<string, AddressSeen> | undefined): Promise<SegmentCounts> {
+  private parse(segment: Segment, reader: ContentReader): Promise<SegmentCounts> {
     // A log of more than a segment is worth a helper thread, started as early as that is known.
     if (!this.helperTried && (reader.segmentsLeft > 0 || ++this.segments === 2)) {
       this.helperTried = true;
@@ -220,16 +236,13 @@ class ImportRun {
       return helper.parse('fd' in input ? { ...reader.plain!, start: segment.start, end: segment.end } : input).then(({ parsed, bytes }) => {
         if (bytes) this.memory.give(bytes);
         const { values, hosts, ...counts } = parsed;
-        if (hitsAside) for (const host of hosts) if (host.hits > 0) addAside(hitsAside, host.ip, host);
-        this.batch.merge(values, hitsAside ? hosts.map((host) => ({ ...host, hits: 0 })) : hosts);
+        this.batch.merge(values, hosts);
         this.told.events += counts.eventsUsed;
         this.stageIfFull();
         return counts;
       });
     }
-    this.batch.hitsAside = hitsAside;
     const counts = parseSegment(input, this.batch);
-    this.batch.hitsAside = undefined;
     if (segment.bytes) this.memory.give(segment.bytes);
     this.told.events += counts.eventsUsed;
     this.stageIfFull();
@@ -264,7 +277,7 @@ class ImportRun {
   }
 
   private stageIfFull(): void {
-    if (this.batch.size >= (this.options.batchEntries ?? BATCH_ENTRIES)) this.stage();
+    if (this.batch.size >= (this.options.batchEntries ?? BATCH_ENTRIES) || this.batch.textHeld >= BATCH_TEXT) this.stage();
   }
 
   private stage(): void {

@@ -5,7 +5,7 @@
  * through the one merge rule (merge.ts), so the order of events and the way a log is cut into
  * segments, batches or files do not change what is gathered.
  */
-import type { JsonObject } from '../resources/fields';
+import type { JsonObject, JsonValue } from '../resources/fields';
 import type { Derived, EvidenceKind } from './derive';
 import { mergeAddress, mergeObservation, type AddressSeen, type Observation } from './merge';
 
@@ -29,13 +29,6 @@ export interface StagedValue {
   readonly last: number;
 }
 
-/** Count an address's alerts in `aside` (alerts held apart, with their times). */
-export function addAside(aside: Map<string, AddressSeen>, ip: string, seen: AddressSeen): void {
-  const known = aside.get(ip);
-  if (known) mergeAddress(known, seen);
-  else aside.set(ip, { ...seen });
-}
-
 export class EvidenceBatch {
   readonly hosts = new Map<string, GatheredHost>();
   /**
@@ -44,12 +37,8 @@ export class EvidenceBatch {
    */
   private readonly byAddress = new Map<string, Map<string, Map<string, GatheredValue>>>();
   private valuesHeld = 0;
-  /**
-   * Where alerts are counted instead of `hosts` while set: the alerts of lines a former import
-   * may have counted already, held apart until that is known (values merge idempotently; alerts
-   * add up).
-   */
-  hitsAside: Map<string, AddressSeen> | undefined;
+  /** Characters of the keys and items held, about: what bounds a batch of long values (a log may hold user agents of megabytes). */
+  textHeld = 0;
 
   get size(): number {
     return this.valuesHeld + this.hosts.size;
@@ -69,11 +58,7 @@ export class EvidenceBatch {
   add(derived: Derived): void {
     const from = derived.from ?? derived.at;
     const at = derived.at;
-    for (const ip of derived.alerted) {
-      const aside = this.hitsAside;
-      this.addHost(ip, aside ? 0 : 1, at, at);
-      if (aside) addAside(aside, ip, { hits: 1, first: at, last: at });
-    }
+    for (const ip of derived.alerted) this.addHost(ip, 1, at, at);
     for (const { ip, list, key, item } of derived.evidence) {
       this.addHost(ip, 0, from, at);
       this.addValue(ip, list, key, item, from, at);
@@ -102,6 +87,7 @@ export class EvidenceBatch {
     else {
       keys.set(key, { ip, list, key, item, first, last });
       this.valuesHeld++;
+      this.textHeld += key.length + textLength(item);
     }
   }
 
@@ -109,5 +95,15 @@ export class EvidenceBatch {
     this.hosts.clear();
     this.byAddress.clear();
     this.valuesHeld = 0;
+    this.textHeld = 0;
   }
+}
+
+/** The characters of the texts in a value (and 8 for anything else). */
+function textLength(value: JsonValue): number {
+  if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null) return 8;
+  let length = 0;
+  for (const each of Array.isArray(value) ? value : Object.values(value)) length += textLength(each);
+  return length;
 }

@@ -49,6 +49,8 @@ export interface EveProgress {
   readonly events: number;
   /** Addresses with evidence so far. */
   readonly hosts: number;
+  /** Set while an upload is received, before it is read (`bytesRead`: bytes received). */
+  readonly receiving?: true;
   /** Set while another import of the same log runs: the import waits for it to end, then reads what it did not. */
   readonly waitingFor?: string;
 }

@@ -417,6 +417,8 @@ describe('host lookup and history in the browser', () => {
       fs.writeFileSync(other, fs.readFileSync(path.join(SAMPLES_DIR, 'eve', 'alaajili-EVE-Json-Parser-eve.json')));
       await page.getByLabel('EVE log', { exact: true }).setInputFiles(other);
       await page.getByRole('button', { name: 'Import log' }).click();
+      // The server has not received it yet: the panel says so, with the bytes the browser sent.
+      await page.getByText(/^Receiving the log: \d+% \(.+ of .+\)$/).waitFor();
       await page.getByRole('button', { name: 'Cancel import' }).click();
       await page.getByText('Import cancelled; nothing was imported.').waitFor();
     } finally {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
-import { EveImportError, fileSources, importEve as importSources, MAX_LINE_BYTES, NOT_AN_EVE_NAME, type EveImportOptions } from '../../electron/workspaces/eveImport';
+import { EveImportError, fileSources, importEve as importSources, MAX_LINE_BYTES, NOT_AN_EVE_NAME, type EveImportOptions, type EveProgress } from '../../electron/workspaces/eveImport';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import type { ApiRequest } from '../../electron/server/http/types';
 import { SAMPLES_DIR } from '../helpers/workplace';
@@ -40,8 +40,8 @@ function tempDir(): string {
   return dir;
 }
 
-function workspace(): OpenedWorkspace {
-  const opened = openWorkspace({ file: path.join(tempDir(), 'ws.sqlite3'), instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
+function workspace(file = path.join(tempDir(), 'ws.sqlite3')): OpenedWorkspace {
+  const opened = openWorkspace({ file, instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
   cleanups.push(() => opened.close());
   return opened;
 }
@@ -229,24 +229,27 @@ describe('a real log into a workspace', () => {
   });
 
   test('an import beside another (the command while the app imports): neither loses what the other staged', async () => {
-    const gzipped = zlib.gzipSync(fs.readFileSync(ALAAJILI));
-    const opened = workspace();
+    const data = tempDir();
+    const gzip = path.join(data, 'alaajili.json.gz');
+    fs.writeFileSync(gzip, zlib.gzipSync(fs.readFileSync(ALAAJILI)));
+    const opened = workspace(path.join(data, 'workspaces', 'default.sqlite3'));
     let stagedBeforeB = 0;
-    // The first import reads its bytes a little at a time; once it has staged, a second runs whole before it reads on.
-    const upload = async function* () {
-      for (let at = 0; at < gzipped.length; at += 4096) {
-        const staged = stagedValues(opened);
-        if (stagedBeforeB === 0 && staged > 0) {
-          stagedBeforeB = staged;
-          await importEve(opened.services, { paths: [TROLLOPE] });
-        }
-        yield gzipped.subarray(at, at + 4096);
-      }
-    };
-    // On this thread, so that the upload is read only as fast as the import takes it.
-    const first = importSources(opened.services, { batchEntries: 40, segmentBytes: 16 * 1024, here: true, sources: [{ name: 'upload.json.gz', key: 'upload.json.gz' }], streams: new Map([[0, upload()]]) });
-    await first;
+    let command: ReturnType<typeof spawnSync> | undefined;
+    // The first import runs on this thread; once it has staged, the command imports another log
+    // whole (this thread waits for it) before the first reads on.
+    await importSources(opened.services, {
+      batchEntries: 40,
+      segmentBytes: 16 * 1024,
+      here: true,
+      sources: [{ name: gzip, key: gzip, file: gzip }],
+      onProgress: () => {
+        if (command || stagedValues(opened) === 0) return;
+        stagedBeforeB = stagedValues(opened);
+        command = spawnSync(process.execPath, [CLI, 'import-eve', TROLLOPE, '--data', data], { encoding: 'utf8', timeout: 60_000 });
+      },
+    });
     expect(stagedBeforeB).toBeGreaterThan(0);
+    expect(command?.status, String(command?.stderr)).toBe(0);
     const apart = workspace();
     await importEve(apart.services, { paths: [TROLLOPE] });
     await importEve(apart.services, { paths: [ALAAJILI] });
@@ -299,7 +302,7 @@ describe('a real log into a workspace', () => {
     expect((await importing).linesRead).toBe(1814);
   });
 
-  test('an upload of a log read before, grown since: the lines read before are known as they stream by, their alerts not counted again', async () => {
+  test('an upload of a log read before, grown since: the lines read before are found by position and not read again, their alerts not counted again', async () => {
     const all = lines(TROLLOPE);
     const cut = 1200;
     const file = path.join(tempDir(), 'eve.json');
@@ -351,6 +354,75 @@ describe('a real log into a workspace', () => {
     const again = await importEve(opened.services, { paths: [dir] });
     expect(again.linesRead).toBe(0);
     expect(hosts(opened)).toEqual(hosts(whole));
+  });
+
+  test('a gzip file is read on from the furthest point a former import of its first line reached with the same content; when the furthest known is another log\'s, it is read again up to the one that holds', async () => {
+    const all = lines(TROLLOPE);
+    const dir = tempDir();
+    const write = (name: string, content: string[]) => {
+      fs.writeFileSync(path.join(dir, name), content.join(''));
+      return path.join(dir, name);
+    };
+    // Three logs with the same first line: the whole sample; one that leaves it after line 900
+    // (1,100 lines, shorter); and that one grown past the length of the first, other lines again.
+    const whole = write('whole.json', all);
+    const branch = all.slice(0, 900).concat(all.slice(1300, 1500));
+    const shorter = write('branch.json', branch);
+    const grown = branch.concat(all.slice(1500), all.slice(1, 800));
+    const grownGzip = path.join(dir, 'branch.json.1.gz');
+    fs.writeFileSync(grownGzip, zlib.gzipSync(grown.join('')));
+    const opened = workspace();
+    await importEve(opened.services, { paths: [whole] });
+    await importEve(opened.services, { paths: [shorter] });
+    const summary = await importEve(opened.services, { paths: [grownGzip] });
+    expect(summary.files).toEqual([{ path: grownGzip, fromLine: branch.length + 1, lines: grown.length - branch.length, alreadyImported: branch.length }]);
+    // The same three as plain files, found by position: the same hosts, no alert counted twice.
+    const plain = workspace();
+    await importEve(plain.services, { paths: [whole] });
+    await importEve(plain.services, { paths: [shorter] });
+    await importEve(plain.services, { paths: [write('grown.json', grown)] });
+    expect(hosts(opened)).toEqual(hosts(plain));
+    // Its gzipped copy again: the furthest point holds, nothing is read twice.
+    const copy = path.join(dir, 'branch.json.2.gz');
+    fs.copyFileSync(grownGzip, copy);
+    expect((await importEve(opened.services, { paths: [copy] })).files).toEqual([{ path: copy, fromLine: grown.length + 1, lines: 0, alreadyImported: grown.length }]);
+    expect(hosts(opened)).toEqual(hosts(plain));
+  });
+
+  test('an upload is received into a file beside the database, removed once imported, refused or cut short; one larger than the free space is refused before it is received; the files of an ended process are removed', async () => {
+    const opened = workspace();
+    const folder = path.dirname(opened.services.store.db.name);
+    const spooled = () => fs.readdirSync(folder).filter((name) => name.startsWith('.eve-upload-'));
+    const bytes = fs.readFileSync(TROLLOPE);
+    const received: number[] = [];
+    async function* upload(upTo = bytes.length, fail = false) {
+      for (let at = 0; at < upTo; at += 50_000) {
+        yield bytes.subarray(at, Math.min(upTo, at + 50_000));
+      }
+      if (fail) throw new Error('the connection was reset');
+    }
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const leftover = path.join(folder, `.eve-upload-${ended.stdout}-0123abcd.part`);
+    fs.writeFileSync(leftover, 'left by a process killed mid-import');
+    const progress: boolean[] = [];
+    const onProgress = (p: EveProgress) => {
+      progress.push(p.receiving === true);
+      if (!p.receiving) received.push(spooled().length);
+    };
+    const done = await importSources(opened.services, { sources: [{ name: 'eve.json', key: 'upload:eve.json', size: bytes.length }], streams: new Map([[0, upload()]]), here: true, onProgress });
+    expect(done.linesRead).toBe(1814);
+    // While it was read, one file: this upload's (the leftover was removed first).
+    expect(new Set(received)).toEqual(new Set([1]));
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(spooled()).toEqual([]);
+    expect(progress.at(-1)).toBe(false);
+    const cut = importSources(opened.services, { sources: [{ name: 'eve.json', key: 'upload:eve.json', size: bytes.length }], streams: new Map([[0, upload(100_000, true)]]) });
+    await expect(cut).rejects.toThrow(new EveImportError('the upload of eve.json stopped before its end; nothing was imported'));
+    const short = importSources(opened.services, { sources: [{ name: 'eve.json', key: 'upload:eve.json', size: bytes.length }], streams: new Map([[0, upload(100_000)]]) });
+    await expect(short).rejects.toThrow(`the upload of eve.json stopped before its end (100000 of ${bytes.length} bytes); nothing was imported`);
+    const huge = importSources(opened.services, { sources: [{ name: 'huge.json', key: 'upload:huge.json', size: 2 ** 62 }], streams: new Map([[0, upload()]]) });
+    await expect(huge).rejects.toThrow(/^huge\.json is \d+ MB and the disk holding .* has [\d.]+ MB free: nothing was imported/);
+    expect(spooled()).toEqual([]);
   });
 
   test('the home networks set with the import decide in_home_net and net_info, and changing them recomputes them', async () => {

@@ -21,12 +21,15 @@ function stillRunning(owner: string, touched: number, now: number): boolean {
   const at = owner.lastIndexOf(':');
   const pid = Number(owner.slice(at + 1));
   // Another machine's process cannot be asked: its import is kept until it is stale.
-  if (owner.slice(0, at) !== os.hostname() || !Number.isInteger(pid) || pid <= 0) return true;
+  return owner.slice(0, at) !== os.hostname() || !Number.isInteger(pid) || pid <= 0 || processRuns(pid);
+}
+
+/** Does a process of this machine run with this pid (EPERM: one of another user does)? */
+export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: a process of another user holds that pid; it runs.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -32,7 +32,8 @@ interface Summary {
 
 type Phase =
   | { readonly kind: 'idle' }
-  | { readonly kind: 'running'; readonly sent: number; readonly total: number; readonly events: number; readonly hosts: number; readonly waiting?: string }
+  /** `sent` of `total`: bytes received by the server while `receiving`, then bytes of the log read. */
+  | { readonly kind: 'running'; readonly receiving: boolean; readonly sent: number; readonly total: number; readonly events: number; readonly hosts: number; readonly waiting?: string }
   | { readonly kind: 'done'; readonly summary: Summary }
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'failed'; readonly message: string };
@@ -102,6 +103,13 @@ function SummaryView({ summary }: { summary: Summary }) {
   );
 }
 
+/** The server's progress of the import under way, as the page shows it. */
+function progressOf(progress: JsonObject): Extract<Phase, { kind: 'running' }> {
+  const waiting = typeof progress.waitingFor === 'string' ? { waiting: progress.waitingFor } : {};
+  const counts = { sent: number(progress.bytesRead), total: number(progress.bytesTotal), events: number(progress.events), hosts: number(progress.hosts) };
+  return { kind: 'running', receiving: progress.receiving === true, ...counts, ...waiting };
+}
+
 export function EveImport({ onImported, onClose }: { onImported: () => void; onClose: () => void }) {
   const [file, setFile] = useState<File | undefined>();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
@@ -119,8 +127,9 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
   const start = async () => {
     if (!file) return;
     let sent = 0;
-    let server: { events: number; hosts: number; waiting?: string } = { events: 0, hosts: 0 };
-    const show = () => setPhase({ kind: 'running', sent, total: file.size, ...server });
+    // The server's progress, once it tells one: while it receives, the browser's count of bytes sent is the nearer.
+    let server: ReturnType<typeof progressOf> | undefined;
+    const show = () => setPhase(server && !server.receiving ? server : { ...(server ?? { events: 0, hosts: 0 }), kind: 'running', receiving: true, sent, total: file.size });
     show();
     const current = uploadFile(withQuery(appPath('importEve'), { name: file.name }), file, 'application/octet-stream', {
       onProgress: (loaded) => {
@@ -134,7 +143,7 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
       appCall('eveProgress')
         .then((progress) => {
           if (progress.running === true) {
-            server = { events: number(progress.events), hosts: number(progress.hosts), ...(typeof progress.waitingFor === 'string' ? { waiting: progress.waitingFor } : {}) };
+            server = progressOf(progress);
             show();
           }
         })
@@ -160,8 +169,7 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
         .then((progress) => {
           if (progress.running !== true) return;
           shown = true;
-          const waiting = typeof progress.waitingFor === 'string' ? { waiting: progress.waitingFor } : {};
-          setPhase({ kind: 'running', sent: number(progress.bytesRead), total: number(progress.bytesTotal), events: number(progress.events), hosts: number(progress.hosts), ...waiting });
+          setPhase(progressOf(progress));
         })
         .catch(() => undefined);
     }, 500);
@@ -223,7 +231,9 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
             <span>
               {phase.waiting
                 ? `Waiting: ${phase.waiting}.`
-                : `${percent}% (${formatBytes(phase.sent)} of ${formatBytes(phase.total)}), ${phase.events.toLocaleString()} events, ${phase.hosts.toLocaleString()} hosts`}
+                : phase.receiving
+                  ? `Receiving the log: ${percent}% (${formatBytes(phase.sent)} of ${formatBytes(phase.total)})`
+                  : `Reading the log: ${percent}% (${formatBytes(phase.sent)} of ${formatBytes(phase.total)}), ${phase.events.toLocaleString()} events, ${phase.hosts.toLocaleString()} hosts`}
             </span>
           </>
         )}
