@@ -52,28 +52,18 @@ export class EveUploader {
     }
     if (this.cancelled) return { outcome: 'cancelled' };
     return new Promise<EveLogImport>((resolve) => {
-      const request = http.request(
-        {
-          host: '127.0.0.1',
-          port: endpoint.port,
-          method: 'POST',
-          path: `${appPath('importEve')}?name=${encodeURIComponent(path.basename(file))}`,
-          headers: { Authorization: `Token ${endpoint.token}`, 'Content-Type': 'application/octet-stream', 'Content-Length': size },
-        },
-        (response) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => {
-            const body = answerOf(text);
-            if (response.statusCode === 200) resolve({ outcome: 'done', summary: body });
-            else {
-              const detail = typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.detail === 'string' ? body.detail : `The server answered ${response.statusCode}.`;
-              resolve({ outcome: 'failed', message: detail });
-            }
-          });
-        },
-      );
+      const headers = { Authorization: `Token ${endpoint.token}`, 'Content-Type': 'application/octet-stream', 'Content-Length': size };
+      const target = { host: '127.0.0.1', port: endpoint.port, method: 'POST', path: `${appPath('importEve')}?name=${encodeURIComponent(path.basename(file))}`, headers };
+      const request = http.request(target, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          const body = answerOf(text);
+          const detail = typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.detail === 'string' ? body.detail : `The server answered ${response.statusCode}.`;
+          resolve(response.statusCode === 200 ? { outcome: 'done', summary: body } : { outcome: 'failed', message: detail });
+        });
+      });
       this.running = request;
       request.on('close', () => (this.running = undefined));
       request.on('error', (error) => {

@@ -225,21 +225,16 @@ export class ContentReader {
     // One long line, held while it may be under the bound; past it, read past to its newline.
     for (let searched = 0; this.heldBytes <= MAX_LINE_BYTES + 1; ) {
       const newline = this.held.subarray(0, this.heldBytes).indexOf(0x0a, searched);
-      if (newline !== -1) return newline > MAX_LINE_BYTES ? this.passLine(start, newline + 1) : this.segment(newline + 1);
+      if (newline !== -1) return newline > MAX_LINE_BYTES ? this.pass(newline + 1, start) : this.segment(newline + 1);
       searched = this.heldBytes;
       if (!(await this.gather(this.heldBytes + 1024 * 1024))) return undefined;
     }
     for (;;) {
       const newline = this.held.subarray(0, this.heldBytes).indexOf(0x0a);
-      if (newline !== -1) return this.passLine(start, newline + 1);
+      if (newline !== -1) return this.pass(newline + 1, start);
       this.pass(this.heldBytes);
       if (!(await this.gather(this.memory.size))) return undefined;
     }
-  }
-
-  private passLine(start: number, length: number): Segment {
-    this.pass(length);
-    return { start, end: this.position, overlong: true };
   }
 
   /** The first `length` bytes held, as the next segment; what follows moves to other memory. */
@@ -255,12 +250,13 @@ export class ContentReader {
     return { start, end: this.position, bytes };
   }
 
-  /** Pass the first `length` bytes held (fingerprinted on the way). */
-  private pass(length: number): void {
+  /** Pass the first `length` bytes held (fingerprinted on the way): a line too long, begun at `start`, if they end it. */
+  private pass(length: number, start = this.position): Segment {
     this.fingerprinted().feed(this.held.subarray(0, length));
     this.held.copy(this.held, 0, length, this.heldBytes);
     this.heldBytes -= length;
     this.position += length;
+    return { start, end: this.position, overlong: true };
   }
 
   close(): void {

@@ -38,16 +38,10 @@ export function sampleRanges(end: number): [number, number][] {
   return ranges;
 }
 
-/** The bytes of a file in [start, end). */
+/** The bytes of a regular file in [start, end) (fewer past its end). */
 function readRange(fd: number, start: number, end: number): Buffer {
   const bytes = Buffer.alloc(end - start);
-  let got = 0;
-  while (got < bytes.length) {
-    const n = fs.readSync(fd, bytes, got, bytes.length - got, start + got);
-    if (n <= 0) break;
-    got += n;
-  }
-  return bytes.subarray(0, got);
+  return bytes.subarray(0, fs.readSync(fd, bytes, 0, bytes.length, start));
 }
 
 /** The hash of a plain file's last 4 KiB before `end` alone: enough for a file this process read up to there on its last `--follow` tick. */

@@ -16,7 +16,7 @@ import type { Services } from '../server/store/services';
 import { DiskFullError, EveImportError, isDiskFull } from './eveContent';
 import { EVE_HEAP_MB } from './eveHelper';
 import { runImport, type RunOptions, type RunSource } from './eveRun';
-import { removeAll, spoolUploads } from './eveSpool';
+import { removeAll, spoolUploads, type SpoolWatch } from './eveSpool';
 
 export { DiskFullError, EveImportError, MAX_LINE_BYTES } from './eveContent';
 export { fileSources, NOT_AN_EVE_NAME } from './eveFiles';
@@ -26,22 +26,13 @@ export type { EveProgress, EveSummary, IgnoredFile } from '../../shared/eve/summ
 /** The import thread's young generation, in MB: the default let the 1 GB replay's peak RSS reach 360 MB, 16 MB about 290 MB. */
 const IMPORT_YOUNG_GENERATION_MB = 16;
 
-export interface EveImportOptions {
-  /** Sources: files, or uploads (no `file`: their bytes in `streams`, by index). */
+/** What an import is given: its sources (files, or uploads: no `file`, their bytes in `streams` by index)… */
+export interface EveImportOptions extends SpoolWatch, Pick<RunOptions, 'user' | 'batchEntries' | 'segmentBytes' | 'helperFrom'> {
   readonly sources: readonly (Omit<RunSource, 'file'> & { readonly file?: string })[];
   /** Files of folders that are not read, for the summary. */
   readonly ignored?: readonly IgnoredFile[];
-  readonly streams?: ReadonlyMap<number, AsyncIterable<Buffer>>;
   /** Home networks to set for the workspace (CIDR list) before the hosts are written. */
   readonly homeNets?: string;
-  readonly onProgress?: (progress: EveProgress) => void;
-  readonly signal?: AbortSignal;
-  /** The history's user (the local admin unless given). */
-  readonly user?: { readonly pk: number; readonly username: string };
-  /** Tests: evidence held before it is staged, a segment's bytes, identities from which the helper makes them. */
-  readonly batchEntries?: number;
-  readonly segmentBytes?: number;
-  readonly helperFrom?: number;
   /** Tests: the import on the caller's thread, or without the helper thread. */
   readonly here?: boolean;
   readonly helper?: false;

@@ -57,6 +57,7 @@ export interface RunOptions {
   readonly ignored: readonly IgnoredFile[];
   /** Home networks to set (canonical CIDRs) before the identities are written. */
   readonly homeNets?: readonly string[];
+  /** The history's user (the local admin unless given). */
   readonly user?: { readonly pk: number; readonly username: string };
   /** The worker program, to start the helper thread with (none: everything here). */
   readonly helperCode?: string;
@@ -118,7 +119,8 @@ class ImportRun {
         if (reader.head === undefined) throw new EveImportError(`${source.name} ${reader.empty ? 'is empty' : 'has no complete line'}: no EVE event in it; nothing was imported`);
       }
       // Every source claimed at once; while another running import claims one, it is waited for.
-      for (let holder = evidence.claim(importPk, this.heads()); holder; holder = evidence.claim(importPk, this.heads())) {
+      const heads = this.readers.map((reader) => reader.head!);
+      for (let holder = evidence.claim(importPk, heads); holder; holder = evidence.claim(importPk, heads)) {
         this.tell(this.options.sources[0]!.name, undefined, true, `another import of the same log (${holder.owner}) is under way: this one reads what that one did not, once it has ended`);
         if (this.io.cancelled()) throw cancelled();
         await sleep(WAIT_MS);
@@ -144,10 +146,6 @@ class ImportRun {
   private identities(): Promise<{ hostsCreated: number; hostsUpdated: number }> {
     if (this.services.evidence.pendingCount() >= (this.options.helperFrom ?? HELPER_IDENTITIES_FROM)) this.helper ??= Helper.start(this.options.helperCode, this.options.database);
     return writeIdentities(this.services, this.helper);
-  }
-
-  private heads(): string[] {
-    return this.readers.map((reader) => reader.head!);
   }
 
   /**

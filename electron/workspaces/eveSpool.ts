@@ -57,15 +57,14 @@ export async function removeAll(files: readonly string[]): Promise<void> {
   await Promise.all(files.map((file) => fs.promises.rm(file, { force: true })));
 }
 
+const FREE_SOME = 'nothing was imported; free some space there and import again';
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0)} MB`;
 
 async function receive(stream: AsyncIterable<Buffer>, file: string, source: Given, { onProgress, signal }: SpoolWatch): Promise<void> {
   const folder = path.dirname(file);
   const declared = source.size ?? 0;
   const free = freeBytes(folder);
-  if (free !== undefined && declared > free) {
-    throw new DiskFullError(`${source.name} is ${megabytes(declared)} and the disk holding ${folder} has ${megabytes(free)} free: nothing was imported; free some space there and import again`);
-  }
+  if (free !== undefined && declared > free) throw new DiskFullError(`${source.name} is ${megabytes(declared)} and the disk holding ${folder} has ${megabytes(free)} free: ${FREE_SOME}`);
   const written = fs.createWriteStream(file, { flags: 'wx', mode: 0o600, highWaterMark: WRITE_AHEAD_BYTES });
   const tell = () => onProgress?.({ file: source.name, bytesRead: written.bytesWritten, bytesTotal: declared, events: 0, hosts: 0, receiving: true });
   tell();
@@ -74,13 +73,12 @@ async function receive(stream: AsyncIterable<Buffer>, file: string, source: Give
     await pipeline(stream, written, ...(signal ? [{ signal }] : []));
   } catch (error) {
     if (signal?.aborted) throw new EveImportError('the import was cancelled; nothing was imported');
-    if (isDiskFull(error)) throw new DiskFullError(`the disk holding ${folder} is full (${(error as Error).message}): nothing was imported; free some space there and import again`);
+    if (isDiskFull(error)) throw new DiskFullError(`the disk holding ${folder} is full (${(error as Error).message}): ${FREE_SOME}`);
     throw new EveImportError(`the upload of ${source.name} stopped before its end; nothing was imported`);
   } finally {
     clearInterval(timer);
   }
-  const bytes = written.bytesWritten;
-  if (declared > 0 && bytes !== declared) throw new EveImportError(`the upload of ${source.name} stopped before its end (${bytes} of ${declared} bytes); nothing was imported`);
+  if (declared > 0 && written.bytesWritten !== declared) throw new EveImportError(`the upload of ${source.name} stopped before its end (${written.bytesWritten} of ${declared} bytes); nothing was imported`);
 }
 
 /** Bytes an unprivileged user may still write on the disk holding `folder` (undefined where that cannot be asked). */
@@ -97,6 +95,6 @@ function freeBytes(folder: string): number | undefined {
 function removeLeftovers(folder: string): void {
   for (const name of fs.readdirSync(folder)) {
     const pid = Number(SPOOL_NAME.exec(name)?.[1]);
-    if (pid > 0 && pid !== process.pid && !processRuns(pid)) fs.rmSync(path.join(folder, name), { force: true });
+    if (pid > 0 && pid !== process.pid && !processRuns(pid)) void fs.promises.rm(path.join(folder, name), { force: true }).catch(() => undefined);
   }
 }

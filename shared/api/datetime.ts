@@ -28,7 +28,8 @@ const DATETIME =
   /^(\d{4})-(\d{1,2})-(\d{1,2})[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,6})\d{0,6})?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 const DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
 
-function validDate(year: number, month: number, day: number): boolean {
+/** Is there such a day (the Gregorian calendar, year 1 on)? */
+export function validDate(year: number, month: number, day: number): boolean {
   if (year < 1 || month < 1 || month > 12 || day < 1) return false;
   return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

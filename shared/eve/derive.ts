@@ -119,8 +119,7 @@ class Collector {
     if (name !== undefined) this.add(address, 'hostname', name.toLowerCase(), { host: name });
   }
 
-  username(address: Address, name: string | undefined): void {
-    const user = personalAccount(name);
+  username(address: Address, name: string | undefined, user = personalAccount(name)): void {
     if (user !== undefined) this.add(address, 'username', user, { user });
   }
 
@@ -214,14 +213,8 @@ function dhcp(event: EveEvent, out: Collector): void {
   if (name === undefined) return;
   // The name goes to the address the server gives (or the client already has); 0.0.0.0 in these
   // fields means none.
-  for (const field of [body.assigned_ip, body.client_ip, body.requested_ip]) {
-    const address = field === '0.0.0.0' ? undefined : givenAddress(field);
-    if (address !== undefined) {
-      out.hostname(address, name);
-      return;
-    }
-  }
-  out.hostname(client, name);
+  const given = [body.assigned_ip, body.client_ip, body.requested_ip].map((field) => (field === '0.0.0.0' ? undefined : givenAddress(field))).find((a) => a !== undefined);
+  out.hostname(given ?? client, name);
 }
 
 function krb5(event: EveEvent, out: Collector): void {

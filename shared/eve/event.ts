@@ -5,7 +5,7 @@
  * `POST /rest/appliances/host_id/import/` accepts: canonical addresses (normaliseHostIp) and
  * times Python's datetime holds.
  */
-import { inDateTimeRange, parseIsoDateTimeInRange } from '../api/datetime';
+import { inDateTimeRange, parseIsoDateTimeInRange, validDate } from '../api/datetime';
 import { normaliseHostIp } from '../api/hostIdentity';
 import type { JsonObject, JsonValue } from '../resources/fields';
 
@@ -77,14 +77,11 @@ const ADDRESSES_KEPT = 65_536;
 
 /** An address as the host import stores it, or why it is not one. */
 export function addressOf(text: string): Address | DropReason {
-  let known = ADDRESSES.get(text);
-  if (known === undefined) {
-    const ip = normaliseHostIp(text);
-    known = ip ? { ip: ip.text, host: isHostAddress(ip.version, ip.bytes) } : 'not a valid address';
-    if (ADDRESSES.size >= ADDRESSES_KEPT) ADDRESSES.clear();
-    ADDRESSES.set(text, known);
-  }
-  return known;
+  const known = ADDRESSES.get(text);
+  if (known !== undefined) return known;
+  const ip = normaliseHostIp(text);
+  if (ADDRESSES.size >= ADDRESSES_KEPT) ADDRESSES.clear();
+  return ADDRESSES.set(text, ip ? { ip: ip.text, host: isHostAddress(ip.version, ip.bytes) } : 'not a valid address').get(text)!;
 }
 
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
@@ -97,11 +94,6 @@ const number = (text: string, at: number, length: number) => {
   }
   return value;
 };
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
 
 /** The day of the last timestamp read, and its start (a log's events come day by day: Date.UTC once a day). */
 const lastDay = { key: -1, millis: 0 };
@@ -131,7 +123,7 @@ export function eveTimestamp(text: string): number | undefined {
       const dayKey = (year * 16 + month) * 32 + day;
       if (dayKey !== lastDay.key) {
         // Date.UTC rolls 31 February over to March: such a date is refused as the general reader does.
-        if (day > daysIn(year, month)) return undefined;
+        if (!validDate(year, month, day)) return undefined;
         lastDay.key = dayKey;
         lastDay.millis = Date.UTC(year, month - 1, day);
       }

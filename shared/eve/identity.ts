@@ -116,9 +116,8 @@ function mergeList(list: Exclude<HostListName, 'services' | 'net_info'>, central
     else out.set(item[key], item);
   }
   for (const item of local) {
-    const id = String(item[key]);
-    const known = out.get(id);
-    out.set(id, known ? mergeTimed(known, item, hostTime) : item);
+    const known = out.get(String(item[key]));
+    out.set(String(item[key]), known ? mergeTimed(known, item, hostTime) : item);
   }
   return [...extra, ...out.values()];
 }
@@ -127,17 +126,10 @@ function mergeServices(central: readonly JsonValue[], local: readonly JsonObject
   const byPort = new Map<string, { proto: JsonValue; port: JsonValue; values: Map<string, JsonObject>; rest: JsonObject }>();
   const extra: JsonValue[] = [];
   const take = (service: JsonValue, isLocal: boolean) => {
-    if (!isObject(service) || !Array.isArray(service.values)) {
-      extra.push(service);
-      return;
-    }
+    if (!isObject(service) || !Array.isArray(service.values)) return void extra.push(service);
     const id = `${String(service.proto)}/${String(service.port)}`;
-    let entry = byPort.get(id);
-    if (!entry) {
-      const { values: _values, ...rest } = service;
-      entry = { proto: service.proto ?? null, port: service.port ?? null, values: new Map(), rest };
-      byPort.set(id, entry);
-    }
+    const { values: _values, ...rest } = service;
+    const entry = byPort.get(id) ?? byPort.set(id, { proto: service.proto ?? null, port: service.port ?? null, values: new Map(), rest }).get(id)!;
     for (const value of service.values) {
       if (!isObject(value)) continue;
       const app = String(value.app_proto);
@@ -161,8 +153,7 @@ function localItems(values: readonly LocalValue[]): { items: Map<HostListName, J
     if (value.list === 'services') {
       const { proto, port, app_proto } = value.item;
       const id = `${JSON.stringify(proto ?? null)}/${JSON.stringify(port ?? null)}`;
-      let service = services.get(id);
-      if (!service) services.set(id, (service = { proto: proto ?? null, port: port ?? null, values: [] }));
+      const service = services.get(id) ?? services.set(id, { proto: proto ?? null, port: port ?? null, values: [] }).get(id)!;
       const item: JsonObject = { app_proto: app_proto ?? 'unknown', first_seen: eveTime(value.first), last_seen: eveTime(value.last) };
       service.values.push(item);
       serviceValues.set(value.key, item);

@@ -76,12 +76,6 @@ const mergeHost = (table: string) => `ON CONFLICT DO UPDATE SET
   first_seen = min(${table}.first_seen, excluded.first_seen),
   last_seen = max(${table}.last_seen, excluded.last_seen)`;
 
-/** Another import running that claims a file this one would read. */
-export interface ClaimHolder {
-  readonly importPk: number;
-  readonly owner: string;
-}
-
 export class Evidence {
   constructor(private readonly store: Store) {}
 
@@ -127,10 +121,10 @@ export class Evidence {
 
   /**
    * Claim the files of these first-line hashes for import `importPk`, unless another running
-   * import claims one of them: then that import, and nothing is claimed (an import claims all
-   * its files at once, so two never wait for each other).
+   * import claims one of them: then that import (its pk and owner), and nothing is claimed (an
+   * import claims all its files at once, so two never wait for each other).
    */
-  claim(importPk: number, heads: readonly string[]): ClaimHolder | undefined {
+  claim(importPk: number, heads: readonly string[]): { readonly importPk: number; readonly owner: string } | undefined {
     return this.store.write(() => {
       const now = this.store.now();
       const mine = new Set(heads);
