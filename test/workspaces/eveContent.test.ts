@@ -5,10 +5,9 @@
  * and the fingerprint of a stream passing by equals that of the file read by position.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { EvidenceBatch } from '../../shared/eve/accumulate';
 import { deriveEvidence } from '../../shared/eve/derive';
 import { readEveLine } from '../../shared/eve/event';
@@ -19,19 +18,11 @@ import { fileFingerprint, StreamFingerprint } from '../../electron/workspaces/ev
 import { parseSegment } from '../../electron/workspaces/eveParse';
 import { prng } from '../helpers/prng';
 import { SAMPLES_DIR } from '../helpers/workplace';
+import { tempWorkspaces } from '../helpers/tempWorkspaces';
 
 const TROLLOPE = path.join(SAMPLES_DIR, 'eve', 'Tr0llope-suricata_report_generator-eve.json');
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-content-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { tempDir } = tempWorkspaces('outpost-content-');
 
 /** Bytes as an upload sends them: in chunks of uneven sizes. */
 async function* chunked(bytes: Buffer, random: () => number): AsyncGenerator<Buffer> {

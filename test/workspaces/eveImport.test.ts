@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { EveImportError, fileSources, importEve as importSources, MAX_LINE_BYTES, NOT_AN_EVE_NAME, type EveImportOptions, type EveProgress } from '../../electron/workspaces/eveImport';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import type { ApiRequest } from '../../electron/server/http/types';
 import { SAMPLES_DIR } from '../helpers/workplace';
+import { tempWorkspaces } from '../helpers/tempWorkspaces';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SAMPLES = path.join(SAMPLES_DIR, 'eve');
@@ -29,22 +30,7 @@ async function importEve(services: OpenedWorkspace['services'], options: Omit<Ev
   return importSources(services, { ...rest, sources, ignored });
 }
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-eve-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-function workspace(file = path.join(tempDir(), 'ws.sqlite3')): OpenedWorkspace {
-  const opened = openWorkspace({ file, instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
-  cleanups.push(() => opened.close());
-  return opened;
-}
+const { cleanups, tempDir, workspace } = tempWorkspaces('outpost-eve-');
 
 /** Every served host, as the API would serve it. */
 function hosts(opened: OpenedWorkspace): { ip: string; hits: number; data: unknown }[] {

@@ -10,34 +10,19 @@
  * A failure names its seed: `prng(seed)` replays it.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { fileSources, importEve } from '../../electron/workspaces/eveImport';
-import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
+import type { OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import type { ApiRequest } from '../../electron/server/http/types';
 import { prng } from '../helpers/prng';
 import { SAMPLES_DIR } from '../helpers/workplace';
+import { tempWorkspaces } from '../helpers/tempWorkspaces';
 
 const SAMPLE = path.join(SAMPLES_DIR, 'eve', 'alaajili-EVE-Json-Parser-eve.json');
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-eve-order-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-function workspace(): OpenedWorkspace {
-  const opened = openWorkspace({ file: path.join(tempDir(), 'ws.sqlite3'), instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
-  cleanups.push(() => opened.close());
-  return opened;
-}
+const { tempDir, workspace } = tempWorkspaces('outpost-eve-order-');
 
 async function importPaths(opened: OpenedWorkspace, paths: string[]): Promise<void> {
   const { sources, ignored } = fileSources(paths);

@@ -13,13 +13,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { fileSources, importEve, type EveSummary } from '../../electron/workspaces/eveImport';
 import { openWorkspace, type OpenedWorkspace } from '../../electron/workspaces/openWorkspace';
 import type { ApiRequest } from '../../electron/server/http/types';
 import { prng } from '../helpers/prng';
+import { tempWorkspaces } from '../helpers/tempWorkspaces';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/node/outpost.cjs');
@@ -28,22 +28,7 @@ const HOSTS = '/rest/appliances/host_id';
 // ---------------------------------------------------------------------------------------------
 // Workspaces, logs and the API
 
-const cleanups: (() => void | Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-eve-truth-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-function workspace(file = path.join(tempDir(), 'ws.sqlite3')): OpenedWorkspace {
-  const opened = openWorkspace({ file, instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
-  cleanups.push(() => opened.close());
-  return opened;
-}
+const { cleanups, tempDir, workspace } = tempWorkspaces('outpost-eve-truth-');
 
 type Event = Record<string, unknown>;
 

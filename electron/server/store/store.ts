@@ -266,13 +266,23 @@ export class Store {
       this.committed.length = 0;
       throw error;
     } finally {
-      this.depth--;
-      this.clearCaches();
-      this.seen = this.changes();
+      this.writeEnded();
     }
+    this.tellCommitted();
+    return result;
+  }
+
+  /** A write has ended, committed or not: the caches go, and what the database holds now is noted. */
+  private writeEnded(): void {
+    this.depth--;
+    this.clearCaches();
+    this.seen = this.changes();
+  }
+
+  /** A write has committed: what waited for it runs, and the commit listeners are told. */
+  private tellCommitted(): void {
     for (const action of this.committed.splice(0)) action();
     for (const listener of this.commitListeners) listener();
-    return result;
   }
 
   /**
@@ -286,23 +296,16 @@ export class Store {
     let result: T;
     try {
       this.db.exec('BEGIN IMMEDIATE');
-      try {
-        result = await fn();
-        this.db.exec('COMMIT');
-      } catch (error) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw error;
-      }
+      result = await fn();
+      this.db.exec('COMMIT');
     } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
       this.committed.length = 0;
       throw error;
     } finally {
-      this.depth--;
-      this.clearCaches();
-      this.seen = this.changes();
+      this.writeEnded();
     }
-    for (const action of this.committed.splice(0)) action();
-    for (const listener of this.commitListeners) listener();
+    this.tellCommitted();
     return result;
   }
 
