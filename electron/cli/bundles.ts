@@ -8,6 +8,7 @@ import { BundleError, bundleJson } from '../workspaces/bundle';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
 import { instanceFor, parseCommand, readJsonFile } from './context';
+import { line, type Output } from './output';
 import { COMMON_OPTIONS, defineCommand } from './usage';
 
 export const EXPORT = defineCommand({
@@ -26,8 +27,6 @@ export const IMPORT_BUNDLE = defineCommand({
   options: { data: COMMON_OPTIONS.data, workspace: { ...COMMON_OPTIONS.workspace, help: "the new workspace's name (default: the one in the bundle)" } },
 });
 
-type Out = (line: string) => void;
-
 async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) => T): Promise<T> {
   const host = new WorkspaceHost({ dataDir: data ?? defaultDataDir(), instance: instanceFor('127.0.0.1') });
   try {
@@ -40,7 +39,7 @@ async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) =
   }
 }
 
-export async function exportCommand(args: readonly string[], out: Out): Promise<number> {
+export async function exportCommand(args: readonly string[], out: Output): Promise<number> {
   const { values, positionals } = parseCommand(args, EXPORT);
   const file = positionals[0]!;
   if (fs.existsSync(file) && !values.force) throw new Error(`${file} exists already; give --force to replace it`);
@@ -50,12 +49,12 @@ export async function exportCommand(args: readonly string[], out: Out): Promise<
     const temporary = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.tmp`);
     fs.writeFileSync(temporary, JSON.stringify(bundleJson(bundle)), { mode: 0o600 });
     fs.renameSync(temporary, file);
-    out(`workspace "${name}" exported to ${file}`);
+    out.line(line`workspace "${name}" exported to ${file}`);
     return 0;
   });
 }
 
-export async function importBundleCommand(args: readonly string[], out: Out): Promise<number> {
+export async function importBundleCommand(args: readonly string[], out: Output): Promise<number> {
   const { values, positionals } = parseCommand(args, IMPORT_BUNDLE);
   const file = positionals[0]!;
   const value = readJsonFile(file);
@@ -64,7 +63,7 @@ export async function importBundleCommand(args: readonly string[], out: Out): Pr
   if (name === undefined) throw new Error(`${file} does not name its workspace; give --workspace NAME`);
   return withHost(values.data, (host) => {
     host.importBundle(name, value);
-    out(`workspace "${name}" imported from ${file}`);
+    out.line(line`workspace "${name}" imported from ${file}`);
     return 0;
   });
 }

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EveImportError, fileSources, importEve, type EveProgress, type EveSummary } from '../workspaces/eveImport';
 import { openWorkspace } from '../workspaces/openWorkspace';
 import { instanceFor, locateWorkspace, parseCommand } from './context';
+import { line, type Line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 
 export const IMPORT_EVE = defineCommand({
@@ -33,32 +34,33 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-function progressLine(progress: EveProgress, startedAt: number): string {
-  if (progress.waitingFor) return `waiting: ${progress.waitingFor}`;
+function progressLine(progress: EveProgress, startedAt: number): Line {
+  if (progress.waitingFor) return line`waiting: ${progress.waitingFor}`;
   const seconds = Math.max((Date.now() - startedAt) / 1000, 0.001);
   const share = progress.bytesTotal > 0 ? ` (${Math.floor((100 * progress.bytesRead) / progress.bytesTotal)} %)` : '';
-  return `${megabytes(progress.bytesRead)} of ${megabytes(progress.bytesTotal)}${share}, ${Math.round(progress.events / seconds)} events/s, ${progress.hosts} hosts`;
+  return line`${megabytes(progress.bytesRead)} of ${megabytes(progress.bytesTotal)}${share}, ${Math.round(progress.events / seconds)} events/s, ${progress.hosts} hosts`;
 }
 
-export function summaryLines(summary: EveSummary): string[] {
-  const lines: string[] = [];
+export function summaryLines(summary: EveSummary): Line[] {
+  const lines: Line[] = [];
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   for (const file of summary.files) {
-    const already = file.alreadyImported > 0 ? `${plural(file.alreadyImported, 'line')} already imported` : '';
-    if (file.lines === 0) lines.push(`${file.path}: nothing new since the last import${already ? ` (${already})` : ''}`);
-    else lines.push(`${file.path}: ${plural(file.lines, 'line')} from line ${file.fromLine}${already ? ` (${already})` : ''}`);
+    const already = file.alreadyImported > 0 ? ` (${plural(file.alreadyImported, 'line')} already imported)` : '';
+    if (file.lines === 0) lines.push(line`${file.path}: nothing new since the last import${already}`);
+    else lines.push(line`${file.path}: ${plural(file.lines, 'line')} from line ${file.fromLine}${already}`);
   }
-  for (const file of summary.ignored) lines.push(`${file.path}: ignored (${file.reason})`);
-  lines.push(`lines read: ${summary.linesRead}`);
-  lines.push(`events used: ${summary.eventsUsed}${summary.eventsOther > 0 ? ` (and ${summary.eventsOther} events of other types, which say nothing of hosts)` : ''}`);
+  for (const file of summary.ignored) lines.push(line`${file.path}: ignored (${file.reason})`);
+  lines.push(line`lines read: ${summary.linesRead}`);
+  lines.push(line`events used: ${summary.eventsUsed}${summary.eventsOther > 0 ? ` (and ${summary.eventsOther} events of other types, which say nothing of hosts)` : ''}`);
   const counted = (what: string, counts: EveSummary['skipped'] | EveSummary['dropped']) => {
     for (const [reason, entry] of Object.entries(counts)) {
-      if (entry) lines.push(`${what}, ${reason}: ${entry.count} (first: ${entry.first.join(', ')}${entry.count > entry.first.length ? ', …' : ''})`);
+      // `first` names places as file:line: a file name from the folder.
+      if (entry) lines.push(line`${what}, ${reason}: ${entry.count} (first: ${entry.first.join(', ')}${entry.count > entry.first.length ? ', …' : ''})`);
     }
   };
   counted('lines skipped', summary.skipped);
   counted('values not stored', summary.dropped);
-  lines.push(`hosts created: ${summary.hostsCreated}, updated: ${summary.hostsUpdated}`);
+  lines.push(line`hosts created: ${summary.hostsCreated}, updated: ${summary.hostsUpdated}`);
   return lines;
 }
 
@@ -72,12 +74,12 @@ function fileIdentities(paths: readonly string[]): Map<string, { dev: number; in
   return found;
 }
 
-export async function importEveCommand(args: readonly string[], out: (line: string) => void): Promise<number> {
+export async function importEveCommand(args: readonly string[], out: Output): Promise<number> {
   const { values, positionals } = parseCommand(args, IMPORT_EVE);
   if (positionals.length === 0) throw new UsageError('give at least one EVE file or folder', IMPORT_EVE.name);
   const location = locateWorkspace(values);
   const workspace = openWorkspace({ file: location.file, instance: instanceFor('127.0.0.1') });
-  const terminal = process.stderr.isTTY === true;
+  const progress = out.progress;
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
@@ -97,16 +99,16 @@ export async function importEveCommand(args: readonly string[], out: (line: stri
           ignored,
           ...(first && values['home-net'] !== undefined ? { homeNets: values['home-net'] } : {}),
           signal: stop.signal,
-          ...(terminal ? { onProgress: (p: EveProgress) => process.stderr.write(`\r${progressLine(p, startedAt)}\u001b[K`) } : {}),
+          ...(progress ? { onProgress: (p: EveProgress) => progress.show(progressLine(p, startedAt)) } : {}),
         });
       } catch (error) {
-        if (terminal) process.stderr.write('\r\u001b[K');
+        progress?.clear();
         if (values.follow && stop.signal.aborted) return 0;
         if (error instanceof EveImportError) throw new Error(error.message);
         throw error;
       }
-      if (terminal) process.stderr.write('\r\u001b[K');
-      if (first || summary.linesRead > 0) for (const line of summaryLines(summary)) out(line);
+      progress?.clear();
+      if (first || summary.linesRead > 0) for (const shown of summaryLines(summary)) out.line(shown);
       first = false;
       if (!values.follow) return 0;
       followed = fileIdentities(positionals);

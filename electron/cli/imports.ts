@@ -5,6 +5,7 @@ import { importEntries } from '../server/handlers/imports';
 import { threatImport } from '../server/handlers/threats';
 import { openWorkspace } from '../workspaces/openWorkspace';
 import { instanceFor, locateWorkspace, parseCommand, readJsonFile } from './context';
+import { CliError, joined, jsonWords, line, type Line, type Output } from './output';
 import { COMMON_OPTIONS, defineCommand } from './usage';
 
 const IMPORT_OPTIONS = { ...COMMON_OPTIONS, comment: { type: 'string', value: 'TEXT', help: "the history entry's comment" } } as const;
@@ -28,7 +29,7 @@ export const IMPORT_THREATS = defineCommand({
   notes: [WHOLE],
 });
 
-export function importCommand(which: 'hosts' | 'threats', args: readonly string[], out: (line: string) => void): number {
+export function importCommand(which: 'hosts' | 'threats', args: readonly string[], out: Output): number {
   const { values, positionals } = parseCommand(args, which === 'hosts' ? IMPORT_HOSTS : IMPORT_THREATS);
   const file = positionals[0]!;
   const value = readJsonFile(file);
@@ -42,15 +43,17 @@ export function importCommand(which: 'hosts' | 'threats', args: readonly string[
       which === 'hosts'
         ? importEntries(workspace.services, hostImport, value, actor, comment)
         : importEntries(workspace.services, threatImport, value, actor, comment);
-    out(`imported ${count} ${which === 'hosts' ? 'host identities' : 'threats'} into workspace "${location.workspace}"`);
+    out.line(line`imported ${count} ${which === 'hosts' ? 'host identities' : 'threats'} into workspace "${location.workspace}"`);
     return 0;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const body = error.body;
-    const lines = Array.isArray(body)
-      ? body.flatMap((entry, i) => (entry && typeof entry === 'object' && Object.keys(entry).length > 0 ? [`  entry ${i}: ${JSON.stringify(entry)}`] : []))
-      : [`  ${JSON.stringify(body)}`];
-    throw new Error(`nothing imported from ${file}; invalid entries:\n${lines.slice(0, 50).join('\n')}${lines.length > 50 ? `\n  … and ${lines.length - 50} more` : ''}`);
+    // The API's messages may quote the entries' values: shown as JSON, control characters escaped.
+    const lines: Line[] = Array.isArray(body)
+      ? body.flatMap((entry, i) => (entry && typeof entry === 'object' && Object.keys(entry).length > 0 ? [line`  entry ${i}: ${jsonWords(entry)}`] : []))
+      : [line`  ${jsonWords(body)}`];
+    const more = lines.length > 50 ? line`\n  … and ${lines.length - 50} more` : '';
+    throw new CliError(line`nothing imported from ${file}; invalid entries:\n${joined(lines.slice(0, 50), '\n')}${more}`);
   } finally {
     workspace.close();
   }

@@ -11,16 +11,15 @@ import { IMPORT_HOSTS, IMPORT_THREATS, importCommand } from './imports';
 import { REMOTE, WORKSPACE, remoteCommand, workspaceCommand } from './remotes';
 import { CONFLICTS, OUTBOX, RESOLVE, SYNC, conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
 import { SERVE, serve } from './serve';
+import { CliError, line, ownWords, processOutput, type Output } from './output';
 import { UsageError, commandHelp, groupHelp, overview, type CommandGroup, type CommandSpec } from './usage';
-
-type Out = (line: string) => void;
 
 interface Command {
   readonly help: CommandSpec | CommandGroup;
-  run(args: readonly string[], out: Out): Promise<number> | number;
+  run(args: readonly string[], out: Output): Promise<number> | number;
 }
 
-async function serveUntilSignal(args: readonly string[], out: Out): Promise<number> {
+async function serveUntilSignal(args: readonly string[], out: Output): Promise<number> {
   const stop = await serve(args, out);
   await new Promise<void>((resolve) => {
     const onSignal = () => {
@@ -32,7 +31,7 @@ async function serveUntilSignal(args: readonly string[], out: Out): Promise<numb
     process.on('SIGTERM', onSignal);
   });
   await stop();
-  out('stopped');
+  out.line(line`stopped`);
   return 0;
 }
 
@@ -72,30 +71,30 @@ function asksHelp(args: readonly string[]): boolean {
   return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
-async function run(argv: readonly string[], out: Out): Promise<number> {
+async function run(argv: readonly string[], out: Output): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined) {
-    process.stderr.write(OVERVIEW);
+    out.stderr(ownWords(OVERVIEW));
     return 1;
   }
   if (name === 'help' || name === '--help' || name === '-h') {
     if (args[0] === undefined) {
-      out(OVERVIEW);
+      out.line(ownWords(OVERVIEW));
       return 0;
     }
     const command = find(args[0]);
     if (!command) throw new UsageError(`unknown command "${args[0]}"`);
-    out(helpOf(command, args[1]));
+    out.line(ownWords(helpOf(command, args[1])));
     return 0;
   }
   if (name === '--version' || name === '-v') {
-    out(`outpost ${VERSION}`);
+    out.line(line`outpost ${VERSION}`);
     return 0;
   }
   const command = find(name);
   if (!command) throw new UsageError(name.startsWith('-') ? `unknown option "${name}"` : `unknown command "${name}"`);
   if (asksHelp(args)) {
-    out(helpOf(command, args[0]));
+    out.line(ownWords(helpOf(command, args[0])));
     return 0;
   }
   try {
@@ -106,22 +105,18 @@ async function run(argv: readonly string[], out: Out): Promise<number> {
   }
 }
 
-export function main(argv: readonly string[]): void {
-  // A reader that goes away (`outpost import-eve … | head -3`) ends the output, not the command:
-  // what the command did stands, and its exit status says so.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
-  run(argv, (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n')).then(
+export function main(argv: readonly string[], out: Output = processOutput()): void {
+  run(argv, out).then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
       const known = error instanceof UsageError || error instanceof DataFolderError || error instanceof DatabaseTooNewError;
-      const message = error instanceof Error ? error.message : String(error);
-      const hint = error instanceof UsageError ? `; see "outpost ${error.command === undefined ? 'help' : `${error.command} --help`}"` : '';
-      process.stderr.write(`outpost: ${message}${hint}\n`);
-      if (!known && error instanceof Error && process.env.OUTPOST_DEBUG) process.stderr.write(`${error.stack}\n`);
+      // A message made elsewhere quotes data (a file name, a server's answer) among its words: all of it made visible.
+      const message = error instanceof CliError ? error.shown : line`${error instanceof Error ? error.message : String(error)}`;
+      const hint = error instanceof UsageError ? line`; see "outpost ${error.command === undefined ? 'help' : `${error.command} --help`}"` : '';
+      out.stderr(line`outpost: ${message}${hint}`);
+      if (!known && error instanceof Error && process.env.OUTPOST_DEBUG) out.log(error.stack ?? '');
       process.exitCode = 1;
     },
   );

@@ -7,6 +7,7 @@ import { fileSecrets, RemoteConfigError, Remotes } from '../remote/remotes';
 import { defaultDataDir, prepareDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
 import { instanceFor, parseCommand } from './context';
+import { line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
 
 const DATA = { data: COMMON_OPTIONS.data } as const;
@@ -65,8 +66,6 @@ export const WORKSPACE: CommandGroup = {
   commands: [WORKSPACE_CREATE, WORKSPACE_LIST],
 };
 
-type Out = (line: string) => void;
-
 function tokenFrom(values: { token?: string | undefined; 'token-file'?: string | undefined }): string | undefined {
   if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('give either --token or --token-file, not both');
   if (values['token-file'] !== undefined) {
@@ -110,7 +109,7 @@ async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) =
   }
 }
 
-export async function remoteCommand(args: readonly string[], out: Out): Promise<number> {
+export async function remoteCommand(args: readonly string[], out: Output): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'add': {
@@ -120,9 +119,9 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       const [name, url] = positionals as [string, string];
       return withRemotes(values.data, (remotes) => {
         const warning = remotes.add({ name, url, ...(values.insecure ? { insecure: true } : {}), ...(values.pin ? { pin: values.pin } : {}) }, token);
-        if (warning) out(`warning: ${warning}`);
-        if (values.insecure) out('warning: the certificate of this central server will not be verified');
-        out(`remote "${name}" added (${remotes.get(name)!.url}); bind a workspace to it: outpost workspace create NAME --remote ${name}`);
+        if (warning) out.line(line`warning: ${warning}`);
+        if (values.insecure) out.line(line`warning: the certificate of this central server will not be verified`);
+        out.line(line`remote "${name}" added (${remotes.get(name)!.url}); bind a workspace to it: outpost workspace create NAME --remote ${name}`);
         return 0;
       });
     }
@@ -130,9 +129,9 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       const { values } = parseCommand(rest, REMOTE_LIST);
       return withRemotes(values.data, (known) => {
         const remotes = known.list().map((r) => ({ ...r, hasToken: known.token(r.name) !== undefined }));
-        if (values.json) out(JSON.stringify(remotes, null, 2));
-        else if (remotes.length === 0) out('no remotes; add one: outpost remote add NAME URL --token TOKEN');
-        else for (const r of remotes) out(`${r.name}\t${r.url}${r.insecure ? '\t(certificate not verified)' : ''}${r.pin ? `\t(pinned ${r.pin.slice(0, 16)}…)` : ''}${r.hasToken ? '' : '\t(no token)'}`);
+        if (values.json) out.json(remotes);
+        else if (remotes.length === 0) out.line(line`no remotes; add one: outpost remote add NAME URL --token TOKEN`);
+        else for (const r of remotes) out.line(line`${r.name}\t${r.url}${r.insecure ? line`\t(certificate not verified)` : ''}${r.pin ? line`\t(pinned ${r.pin.slice(0, 16)}…)` : ''}${r.hasToken ? '' : line`\t(no token)`}`);
         return 0;
       });
     }
@@ -142,7 +141,7 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
       if (token === undefined) throw new UsageError('remote set-token needs --token TOKEN (or --token-file FILE)', REMOTE_SET_TOKEN.name);
       return withRemotes(values.data, (remotes) => {
         remotes.setToken(positionals[0]!, token);
-        out(`token of remote "${positionals[0]}" replaced`);
+        out.line(line`token of remote "${positionals[0]!}" replaced`);
         return 0;
       });
     }
@@ -152,7 +151,7 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
         const name = positionals[0]!;
         if (!remotes.get(name)) throw new Error(`there is no remote "${name}"`);
         remotes.remove(name);
-        out(`remote "${name}" removed (workspaces bound to it keep their data and outbox until it is added again)`);
+        out.line(line`remote "${name}" removed (workspaces bound to it keep their data and outbox until it is added again)`);
         return 0;
       });
     }
@@ -161,7 +160,7 @@ export async function remoteCommand(args: readonly string[], out: Out): Promise<
   }
 }
 
-export async function workspaceCommand(args: readonly string[], out: Out): Promise<number> {
+export async function workspaceCommand(args: readonly string[], out: Output): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'create': {
@@ -169,7 +168,7 @@ export async function workspaceCommand(args: readonly string[], out: Out): Promi
       const name = positionals[0]!;
       return withHost(values.data, (host) => {
         host.create(name, values.remote === undefined ? {} : { remote: values.remote });
-        out(values.remote === undefined ? `workspace "${name}" created (standalone)` : `workspace "${name}" created, bound to remote "${values.remote}"; fill it: outpost sync --workspace ${name}`);
+        out.line(values.remote === undefined ? line`workspace "${name}" created (standalone)` : line`workspace "${name}" created, bound to remote "${values.remote}"; fill it: outpost sync --workspace ${name}`);
         return 0;
       });
     }
@@ -177,8 +176,8 @@ export async function workspaceCommand(args: readonly string[], out: Out): Promi
       const { values } = parseCommand(rest, WORKSPACE_LIST);
       return withHost(values.data, (host) => {
         const list = host.list().map((w) => ({ ...w, remote: w.remote ?? null }));
-        if (values.json) out(JSON.stringify(list, null, 2));
-        else for (const w of list) out(`${w.current ? '*' : ' '} ${w.name}\t${w.remote === null ? 'standalone' : `bound to ${w.remote}`}`);
+        if (values.json) out.json(list);
+        else for (const w of list) out.line(line`${w.current ? '*' : ' '} ${w.name}\t${w.remote === null ? 'standalone' : line`bound to ${w.remote}`}`);
         return 0;
       });
     }

@@ -6,6 +6,7 @@ import { listen } from '../server/http/nodeAdapter';
 import { readTls, selfSignedTls, type TlsMaterial } from '../server/http/tls';
 import { WorkspaceHost } from '../workspaces/host';
 import { VERSION, instanceFor, parseCommand } from './context';
+import { line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 import { defaultDataDir } from '../workspaces/dataFolder';
 
@@ -33,7 +34,7 @@ export const SERVE = defineCommand({
   notes: ['The web UI is served at / when it was built (npm run serve builds it when missing or out of date).'],
 });
 
-export async function serve(args: readonly string[], out: (line: string) => void): Promise<() => Promise<void>> {
+export async function serve(args: readonly string[], out: Output): Promise<() => Promise<void>> {
   const { values } = parseCommand(args, SERVE);
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
@@ -49,7 +50,7 @@ export async function serve(args: readonly string[], out: (line: string) => void
     instance: instanceFor(values.host),
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     ...(adminToken === undefined ? {} : { adminToken }),
-    sync: { auto: true },
+    sync: { auto: true, log: (message) => out.stderr(line`outpost: ${message}`) },
   });
   try {
     let tls: TlsMaterial | undefined;
@@ -57,14 +58,14 @@ export async function serve(args: readonly string[], out: (line: string) => void
     else if (values.cert && values.key) tls = readTls(values.cert, values.key);
     const rendererDir = rendererBuild();
     const handler = createAppHandler({ host, version: VERSION, ...(rendererDir ? { rendererDir } : {}) });
-    const server = await listen(handler, { host: values.host, port, ...(tls ? { tls } : {}) }, (line) => process.stderr.write(line + '\n'));
-    out(`data: ${host.dataDir}`);
-    out(`workspace: ${host.name}`);
+    const server = await listen(handler, { host: values.host, port, ...(tls ? { tls } : {}) }, (text) => out.log(text));
+    out.line(line`data: ${host.dataDir}`);
+    out.line(line`workspace: ${host.name}`);
     const session = host.session();
-    if (session) out(`central server: ${'problem' in session ? session.problem : `${session.config.name} (${session.config.url}), synced automatically`}`);
-    out(`token: ${host.token}`);
-    out(`listening on ${server.url}`);
-    out(rendererDir ? `web UI: ${server.url}/ (sign in with the token)` : 'web UI: not built (npm run serve builds it, or npm run build:renderer); the API is served');
+    if (session) out.line(line`central server: ${'problem' in session ? session.problem : line`${session.config.name} (${session.config.url}), synced automatically`}`);
+    out.line(line`token: ${host.token}`);
+    out.line(line`listening on ${server.url}`);
+    out.line(rendererDir ? line`web UI: ${server.url}/ (sign in with the token)` : line`web UI: not built (npm run serve builds it, or npm run build:renderer); the API is served`);
     return async () => {
       await server.close();
       await host.close();

@@ -4,13 +4,13 @@
  * conflicts or refused changes wait for the user, 1 on an error.
  */
 import { crashFaults } from '../remote/faults';
-import type { JsonValue } from '../../shared/resources';
 import type { EntryView, SyncProgress, SyncReport } from '../../shared/app/sync';
 import { ResolveError } from '../remote/engine';
 import { RemoteSession } from '../remote/session';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceHost } from '../workspaces/host';
 import { instanceFor, parseCommand } from './context';
+import { jsonWords, line, type Line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
 
 const JSON_OPTION = { json: { type: 'boolean', help: 'print JSON' } } as const;
@@ -69,14 +69,16 @@ export const OUTBOX: CommandGroup = {
   commands: [OUTBOX_LIST, OUTBOX_RETRY, OUTBOX_DISCARD],
 };
 
-type Out = (line: string) => void;
-
 interface Opened {
   readonly host: WorkspaceHost;
   readonly session: RemoteSession;
 }
 
-async function openBound(values: { data?: string | undefined; workspace?: string | undefined; 'page-size'?: string | undefined }, fn: (opened: Opened) => Promise<number> | number): Promise<number> {
+async function openBound(
+  values: { data?: string | undefined; workspace?: string | undefined; 'page-size'?: string | undefined },
+  out: Output,
+  fn: (opened: Opened) => Promise<number> | number,
+): Promise<number> {
   let pageSize: number | undefined;
   if (values['page-size'] !== undefined) {
     pageSize = Number(values['page-size']);
@@ -87,7 +89,12 @@ async function openBound(values: { data?: string | undefined; workspace?: string
     instance: instanceFor('127.0.0.1'),
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     // The crash-safety tests kill this process at a sync step (remote/faults.ts).
-    sync: { auto: false, faults: crashFaults(process.env.OUTPOST_SYNC_CRASH), ...(pageSize === undefined ? {} : { pageSize }) },
+    sync: {
+      auto: false,
+      faults: crashFaults(process.env.OUTPOST_SYNC_CRASH),
+      log: (message) => out.stderr(line`outpost: ${message}`),
+      ...(pageSize === undefined ? {} : { pageSize }),
+    },
   });
   try {
     const session = host.session();
@@ -104,84 +111,84 @@ async function openBound(values: { data?: string | undefined; workspace?: string
   }
 }
 
-function bar(progress: SyncProgress): string {
+function bar(progress: SyncProgress): Line {
   const width = 24;
   const share = progress.total > 0 ? Math.min(1, progress.done / progress.total) : 0;
   const filled = Math.round(share * width);
   const what = progress.phase === 'push' ? 'pushing changes' : `pulling ${progress.endpoint ?? ''}`;
-  return `[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${what} ${progress.done}/${progress.total}`;
+  return line`[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${what} ${progress.done}/${progress.total}`;
 }
 
-function summary(report: SyncReport, workspace: string): string[] {
-  const lines: string[] = [];
-  if (report.outcome === 'error') lines.push(`sync of "${workspace}" stopped: ${report.error?.message ?? 'unknown error'}`);
-  lines.push(`pushed ${report.pushed} change${report.pushed === 1 ? '' : 's'}, pulled ${report.pulled} change${report.pulled === 1 ? '' : 's'}`);
-  if (report.conflicts > 0) lines.push(`${report.conflicts} conflict${report.conflicts === 1 ? '' : 's'} wait: outpost conflicts, then outpost resolve PK FIELD --mine|--theirs`);
-  if (report.parked > 0) lines.push(`${report.parked} change${report.parked === 1 ? ' was' : 's were'} refused by the central server: outpost outbox (then retry or discard)`);
-  if (report.waiting > 0) lines.push(`${report.waiting} change${report.waiting === 1 ? ' waits' : 's wait'} behind them`);
+function summary(report: SyncReport): Line[] {
+  const lines: Line[] = [];
+  lines.push(line`pushed ${report.pushed} change${report.pushed === 1 ? '' : 's'}, pulled ${report.pulled} change${report.pulled === 1 ? '' : 's'}`);
+  if (report.conflicts > 0) lines.push(line`${report.conflicts} conflict${report.conflicts === 1 ? '' : 's'} wait: outpost conflicts, then outpost resolve PK FIELD --mine|--theirs`);
+  if (report.parked > 0) lines.push(line`${report.parked} change${report.parked === 1 ? ' was' : 's were'} refused by the central server: outpost outbox (then retry or discard)`);
+  if (report.waiting > 0) lines.push(line`${report.waiting} change${report.waiting === 1 ? ' waits' : 's wait'} behind them`);
   return lines;
 }
 
-export async function syncCommand(args: readonly string[], out: Out): Promise<number> {
+export async function syncCommand(args: readonly string[], out: Output): Promise<number> {
   const { values } = parseCommand(args, SYNC);
-  return openBound(values, async ({ host, session }) => {
-    const tty = !values.json && process.stderr.isTTY === true;
+  return openBound(values, out, async ({ host, session }) => {
+    const shown = values.json ? undefined : out.progress;
     let last = 0;
-    const stop = tty
+    const stop = shown
       ? session.engine.onChange(() => {
           const progress = session.engine.status().progress;
           const now = Date.now();
           if (!progress || now - last < 100) return;
           last = now;
-          process.stderr.write(`\r${bar(progress)}\x1b[K`);
+          shown.show(bar(progress));
         })
       : () => undefined;
     const report = await session.syncNow({ allowMassDelete: values['allow-mass-delete'] ?? false });
     stop();
-    if (tty) process.stderr.write('\r\x1b[K');
-    if (values.json) out(JSON.stringify({ workspace: host.name, remote: session.config.name, ...report }, null, 2));
-    else for (const line of summary(report, host.name)) (report.outcome === 'error' && line.startsWith('sync') ? (l: string) => process.stderr.write(`outpost: ${l}\n`) : out)(line);
+    shown?.clear();
+    if (values.json) out.json({ workspace: host.name, remote: session.config.name, ...report });
+    else {
+      if (report.outcome === 'error') out.stderr(line`outpost: sync of "${host.name}" stopped: ${report.error?.message ?? 'unknown error'}`);
+      for (const shownLine of summary(report)) out.line(shownLine);
+    }
     return report.outcome === 'error' ? 1 : report.outcome === 'conflicts' ? 2 : 0;
   });
 }
 
-function show(value: JsonValue): string {
-  return JSON.stringify(value);
+function describe(entry: EntryView): Line {
+  return line`${entry.resource.replace(/_/g, ' ')} "${entry.label}" (pk ${entry.pk}), ${entry.op}, entry ${entry.seq}`;
 }
 
-function describe(entry: EntryView): string {
-  return `${entry.resource.replace(/_/g, ' ')} "${entry.label}" (pk ${entry.pk}), ${entry.op}, entry ${entry.seq}`;
-}
-
-export async function conflictsCommand(args: readonly string[], out: Out): Promise<number> {
+export async function conflictsCommand(args: readonly string[], out: Output): Promise<number> {
   const { values } = parseCommand(args, CONFLICTS);
-  return openBound(values, ({ session }) => {
+  return openBound(values, out, ({ session }) => {
     const conflicts = session.engine.conflicts();
     if (values.json) {
-      out(JSON.stringify(conflicts, null, 2));
+      out.json(conflicts);
       return 0;
     }
     if (conflicts.length === 0) {
-      out('no conflicts');
+      out.line(line`no conflicts`);
       return 0;
     }
     for (const entry of conflicts) {
-      out(describe(entry));
-      if (entry.message) out(`  ${entry.message}`);
-      for (const c of entry.conflicts) out(`  ${c.field}: base ${show(c.base)}, mine ${entry.op === 'delete' ? '(deleted)' : show(c.mine)}, theirs ${show(c.theirs)}`);
+      out.line(describe(entry));
+      if (entry.message) out.line(line`  ${entry.message}`);
+      for (const c of entry.conflicts) {
+        out.line(line`  ${c.field}: base ${jsonWords(c.base)}, mine ${entry.op === 'delete' ? '(deleted)' : jsonWords(c.mine)}, theirs ${jsonWords(c.theirs)}`);
+      }
     }
-    out('resolve each field: outpost resolve PK FIELD --mine | --theirs');
+    out.line(line`resolve each field: outpost resolve PK FIELD --mine | --theirs`);
     return 0;
   });
 }
 
-export async function resolveCommand(args: readonly string[], out: Out): Promise<number> {
+export async function resolveCommand(args: readonly string[], out: Output): Promise<number> {
   const { values, positionals } = parseCommand(args, RESOLVE);
   if (Boolean(values.mine) === Boolean(values.theirs)) throw new UsageError('resolve takes exactly one of --mine (keep the local value) and --theirs (take the central server\'s)', RESOLVE.name);
   const [pkText, field] = positionals as [string, string];
   if (!/^-?\d+$/.test(pkText)) throw new UsageError(`PK must be an object's pk (a number), not "${pkText}"`);
   const pk = Number(pkText);
-  return openBound(values, ({ session }) => {
+  return openBound(values, out, ({ session }) => {
     const candidates = session.engine
       .conflicts()
       .filter((e) => e.pk === pk && (values.resource === undefined || e.resource === values.resource) && e.conflicts.some((c) => c.field === field));
@@ -198,31 +205,31 @@ export async function resolveCommand(args: readonly string[], out: Out): Promise
     const choice = values.mine ? 'mine' : 'theirs';
     for (const entry of candidates) session.engine.resolve(entry.seq, field, choice);
     const left = session.engine.conflicts().filter((e) => e.pk === pk).flatMap((e) => e.conflicts.map((c) => c.field));
-    out(`${field} of ${candidates[0]!.resource.replace(/_/g, ' ')} ${pk}: ${choice === 'mine' ? 'the local value will be pushed' : "the central server's value is kept"}`);
-    out(left.length > 0 ? `still in conflict on this object: ${left.join(', ')}` : 'run outpost sync to push the result');
+    out.line(line`${field} of ${candidates[0]!.resource.replace(/_/g, ' ')} ${pk}: ${choice === 'mine' ? 'the local value will be pushed' : "the central server's value is kept"}`);
+    out.line(left.length > 0 ? line`still in conflict on this object: ${left.join(', ')}` : line`run outpost sync to push the result`);
     return 0;
   });
 }
 
-export async function outboxCommand(args: readonly string[], out: Out): Promise<number> {
+export async function outboxCommand(args: readonly string[], out: Output): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'retry' || sub === 'discard') {
     const { values, positionals } = parseCommand(rest, sub === 'retry' ? OUTBOX_RETRY : OUTBOX_DISCARD);
     if (!/^\d+$/.test(positionals[0]!)) throw new UsageError(`ENTRY must be an outbox entry number, not "${positionals[0]}"`);
     const seq = Number(positionals[0]);
-    return openBound(values, ({ session }) => {
+    return openBound(values, out, ({ session }) => {
       if (sub === 'retry') session.engine.retry(seq);
       else session.engine.discard(seq);
-      out(sub === 'retry' ? `entry ${seq} will be sent again at the next sync` : `entry ${seq} discarded; the object shows the central server's state`);
+      out.line(sub === 'retry' ? line`entry ${seq} will be sent again at the next sync` : line`entry ${seq} discarded; the object shows the central server's state`);
       return 0;
     });
   }
   const { values } = parseCommand(args, OUTBOX_LIST);
-  return openBound(values, ({ session }) => {
+  return openBound(values, out, ({ session }) => {
     const entries = session.engine.entries();
-    if (values.json) out(JSON.stringify(entries, null, 2));
-    else if (entries.length === 0) out('the outbox is empty: every local change is on the central server');
-    else for (const e of entries) out(`${e.seq}\t${e.state}\t${describe(e)}${e.message ? `\n\t${e.message}` : ''}`);
+    if (values.json) out.json(entries);
+    else if (entries.length === 0) out.line(line`the outbox is empty: every local change is on the central server`);
+    else for (const e of entries) out.line(line`${e.seq}\t${e.state}\t${describe(e)}${e.message ? line`\n\t${e.message}` : ''}`);
     return 0;
   });
 }
