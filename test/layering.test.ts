@@ -91,6 +91,14 @@ function violations(files: readonly string[]): string[] {
 
 const NODE_SOURCES = ['electron', 'shared'].flatMap(sources);
 
+/** The one CLI module that may write to the terminal: it shows data with its control characters made visible. */
+const CLI_OUTPUT = 'electron/cli/output.ts';
+
+/** CLI modules (other than CLI_OUTPUT) that write to stdout or stderr themselves. */
+function directWriters(files: readonly string[]): string[] {
+  return files.filter((file) => file !== CLI_OUTPUT && /\bprocess\.(stdout|stderr)\b|\bconsole\./.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+}
+
 describe('layering', () => {
   test('every source file of electron/ and shared/ belongs to a layer', () => {
     expect(NODE_SOURCES.filter((file) => layerOf(file) === undefined)).toEqual([]);
@@ -107,6 +115,20 @@ describe('layering', () => {
       expect(violations(['electron/server/store/__layering_probe__.ts'])).toEqual([
         "electron/server/store/__layering_probe__.ts imports ../routing/router (store: SQL and repositories → routing: DRF order of checks)",
       ]);
+    } finally {
+      fs.rmSync(probe);
+    }
+  });
+
+  test('the CLI writes to the terminal through cli/output.ts alone (issue 23 §4: no command prints data raw)', () => {
+    expect(directWriters(sources('electron/cli'))).toEqual([]);
+  });
+
+  test('the check finds a CLI module that writes to stderr itself', () => {
+    const probe = path.join(ROOT, 'electron/cli/__output_probe__.ts');
+    fs.writeFileSync(probe, "export const probe = (name: string) => process.stderr.write(`${name}\\n`);\n");
+    try {
+      expect(directWriters(['electron/cli/__output_probe__.ts', CLI_OUTPUT])).toEqual(['electron/cli/__output_probe__.ts']);
     } finally {
       fs.rmSync(probe);
     }

@@ -2,8 +2,9 @@
  * The one way the `outpost` command line writes to the terminal (issue 23 §4). A command prints
  * `Line`s, made by the `line` template tag, which shows every value put in it with its control
  * characters made visible (shared/text/visible.ts); JSON goes out with the same characters as
- * `\u` escapes. No other CLI module touches process.stdout or process.stderr (test/cli/escapes.test.ts
- * checks), so a file name, a host name or a central server's answer cannot reach the terminal raw.
+ * `\u` escapes. No other CLI module touches process.stdout or process.stderr (test/layering.test.ts
+ * checks; test/cli/escapes.test.ts walks every command), so a file name, a host name or a central
+ * server's answer cannot reach the terminal raw.
  */
 import { CONTROL, visible, visibleJson } from '../../shared/text/visible';
 
