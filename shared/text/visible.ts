@@ -2,7 +2,7 @@
  * Text from data (a file name, a host name, a central server's answer) shown on a terminal with
  * every character that could act on the terminal made visible (issue 23 §4): a file named
  * `ESC[2J` must not clear the screen, an OSC 52 must not write the clipboard, a U+202E must not
- * turn the rest of the line around. docs/cli.md ("Control characters") describes the forms.
+ * turn the rest of the line around. README.md ("Control characters in output") describes the forms.
  *
  * The characters made visible, as `CONTROL` matches them:
  * - C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F: U+009B is a CSI on many terminals);

@@ -1,5 +1,5 @@
 /**
- * Escape sequences never reach the terminal (issue 23 §4, docs/cli.md "Control characters"). Every
+ * Escape sequences never reach the terminal (issue 23 §4, README "Control characters in output"). Every
  * command of the command table (main.ts's COMMANDS: a new command fails "every command is walked"
  * until it is given a walk) is run as a user runs it — the bundled CLI in a child process — on
  * data full of control characters: a data folder, EVE, host and bundle files named with them,

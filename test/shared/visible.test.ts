@@ -1,5 +1,5 @@
 /**
- * Control characters made visible (issue 23 §4, docs/cli.md "Control characters"): on each side of
+ * Control characters made visible (issue 23 §4, README "Control characters in output"): on each side of
  * every range's boundary, the expected forms written by hand from the rule — `\t` `\n` `\r`,
  * `\xHH` below U+0100, `\u{HHHH}` above, a backslash doubled, everything else as it is.
  */
