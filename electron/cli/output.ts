@@ -13,6 +13,7 @@ export class Line {
   /** Use `line` or `ownWords`. */
   private constructor(readonly text: string) {}
 
+  /** For this module's makers of Lines; a command uses `line`, `ownWords` or `jsonWords`. */
   static of(text: string): Line {
     return new Line(text);
   }
