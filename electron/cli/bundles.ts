@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { importedAccountsText } from '../../shared/app/importedAccounts';
 import { BundleError, bundleJson } from '../workspaces/bundle';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
@@ -63,8 +64,9 @@ export async function importBundleCommand(args: readonly string[], out: Out): Pr
   const name = values.workspace ?? named;
   if (name === undefined) throw new Error(`${file} does not name its workspace; give --workspace NAME`);
   return withHost(values.data, (host) => {
-    host.importBundle(name, value);
+    const accounts = host.importBundle(name, value);
     out(`workspace "${name}" imported from ${file}`);
+    out(importedAccountsText(accounts));
     return 0;
   });
 }
