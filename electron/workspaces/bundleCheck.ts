@@ -130,10 +130,23 @@ class BundleIndex {
   }
 }
 
+/** Facts of the declarations a check asks for every row, made once. */
+const memo = <K, V>(make: (key: K) => V): ((key: K) => V) => {
+  const made = new Map<K, V>();
+  return (key) => {
+    if (!made.has(key)) made.set(key, make(key));
+    return made.get(key)!;
+  };
+};
+const keptIn = memo((table: string) => {
+  const kept = resourcesIn(table);
+  return { kept, scoped: kept.filter((r) => r.storage.scope) };
+});
+const columnsOfResource = memo(columnsOf);
+
 /** The resource a row of a table is an object of (a probe's family by its `type`), if the table holds one. */
 function resourceOfRow(table: string, row: JsonObject): Resource | undefined {
-  const kept = resourcesIn(table);
-  const scoped = kept.filter((r) => r.storage.scope);
+  const { kept, scoped } = keptIn(table);
   if (scoped.length === 0) return kept[0];
   return scoped.find((r) => row[r.storage.scope!.column] === r.storage.scope!.value);
 }
@@ -162,7 +175,7 @@ function fieldCell(name: string, field: Field, raw: JsonValue, resource: Resourc
 function resourceCells(resource: Resource, row: JsonObject, index: BundleIndex): Record<string, SqlValue> {
   const cells: Record<string, SqlValue> = {};
   const lookups = index.of(resource);
-  for (const name of columnsOf(resource)) {
+  for (const name of columnsOfResource(resource)) {
     const field = resource.fields[name]!;
     if (row[name] === undefined) {
       if (field.default !== undefined && !field.readOnly) cells[name] = toSql(field, field.default);
@@ -189,16 +202,17 @@ interface TableRule {
  * shows.
  */
 function resourceRule(table: string, internal: Readonly<Record<string, (row: JsonObject, cells: Record<string, SqlValue>) => SqlValue | undefined>> = {}): Omit<TableRule, 'unique'> {
+  const ownColumns = memo((resource: Resource) => new Set([...columnsOf(resource), ...Object.keys(internal), ...(resource.storage.scope ? [resource.storage.scope.column] : [])]));
   return {
     check(row, index) {
       const resource = resourceOfRow(table, row);
       if (!resource) {
-        const scoped = resourcesIn(table).filter((r) => r.storage.scope);
+        const { scoped } = keptIn(table);
         const column = scoped[0]!.storage.scope!.column;
         return refuse(`${column}: not one of ${scoped.map((r) => `"${r.storage.scope!.value}"`).join(', ')}`);
       }
       const cells = resourceCells(resource, row, index);
-      const own = new Set([...columnsOf(resource), ...Object.keys(internal), ...(resource.storage.scope ? [resource.storage.scope.column] : [])]);
+      const own = ownColumns(resource);
       for (const [column, value] of Object.entries(row)) {
         if (!own.has(column) && value !== null && value !== '') refuse(`${column}: not a field of ${resource.name}, it must be empty`);
       }
@@ -284,6 +298,18 @@ const accountRule: Omit<TableRule, 'unique'> = {
     return cells;
   },
 };
+
+/** The central server's device names no probe; a probe's device names its probe. */
+const deviceRule: Omit<TableRule, 'unique'> = (() => {
+  const rule = resourceRule('vendor_device');
+  return {
+    check(row, index) {
+      const cells = rule.check(row, index);
+      if ((cells.kind === 'central') !== (cells.probe === null || cells.probe === undefined)) refuse('probe: the central device names no probe, a probe device names its probe');
+      return cells;
+    },
+  };
+})();
 
 /** A join table of a list of references (a ruleset's sources): two references, both into the bundle. */
 function joinRule(owner: Resource, field: RefListField): TableRule {
@@ -426,7 +452,7 @@ function rulesOf(shapes: BundleShapes): Readonly<Record<BundleTable, TableRule>>
     appliance: resourceTable(resourceRule('appliance')),
     network_interface: itemRule('network_interface'),
     protocol: itemRule('protocol'),
-    vendor_device: resourceTable(resourceRule('vendor_device'), ['probe']),
+    vendor_device: resourceTable(deviceRule, ['probe']),
     user_action: resourceTable(historyRule),
     threat: resourceTable(resourceRule('threat')),
     host_id: hostRule,
@@ -435,8 +461,7 @@ function rulesOf(shapes: BundleShapes): Readonly<Record<BundleTable, TableRule>>
 }
 
 /** The row against its table's shape: only known columns, each a value a column holds, none missing or null that must be there. */
-function checkShape(shape: TableShape, row: JsonObject): void {
-  const known = new Set(shape.columns.map((c) => c.name));
+function checkShape(shape: TableShape, known: ReadonlySet<string>, row: JsonObject): void {
   for (const [column, value] of Object.entries(row)) {
     if (!known.has(column)) refuse(`unknown column "${column.slice(0, 64)}"`);
     if (value !== null && typeof value !== 'string' && typeof value !== 'number') refuse(`${column}: expected a column's value, got ${kindOf(value)}`);
@@ -449,16 +474,17 @@ function checkShape(shape: TableShape, row: JsonObject): void {
 }
 
 /** Rows whose unique columns repeat those of an earlier row. */
-function checkUnique(unique: readonly (readonly string[])[], seen: Map<string, Set<string>>, cells: CheckedRow): void {
+function checkUnique(unique: readonly (readonly string[])[], seen: Map<string, Set<SqlValue>>, cells: CheckedRow): void {
   for (const columns of unique) {
     const values = columns.map((c) => cells[c]);
     if (values.some((v) => v === null || v === undefined)) continue;
     const key = columns.join(',');
-    const text = JSON.stringify(values);
+    // One column's value is its own key; several are joined by a character no column's value of these holds.
+    const value = values.length === 1 ? values[0]! : values.map(String).join('\u0000');
     let set = seen.get(key);
     if (!set) seen.set(key, (set = new Set()));
-    if (set.has(text)) refuse(`${columns.join(' and ')}: the same as an earlier row's`);
-    set.add(text);
+    if (set.has(value)) refuse(`${columns.join(' and ')}: the same as an earlier row's`);
+    set.add(value);
   }
 }
 
@@ -487,13 +513,14 @@ export function checkBundleRows(tables: Readonly<Record<string, readonly JsonObj
   for (const table of BUNDLE_TABLES) {
     const rows = tables[table] ?? [];
     const rule = rules[table];
-    const seen = new Map<string, Set<string>>();
+    const seen = new Map<string, Set<SqlValue>>();
+    const known = new Set(shapes[table].columns.map((c) => c.name));
     const checked: CheckedRow[] = [];
     let at = 0;
     try {
       for (; at < rows.length; at++) {
         const row = rows[at]!;
-        checkShape(shapes[table], row);
+        checkShape(shapes[table], known, row);
         const cells = rule.check(row, index);
         checkUnique(rule.unique, seen, cells);
         checked.push(cells);

@@ -6,7 +6,7 @@
  */
 import { openDatabase } from './database';
 import type { SqlValue } from './columns';
-import type { Store } from './store';
+import { Store } from './store';
 import { quote } from './table';
 
 /** Tables in an order that satisfies their foreign keys; secrets and derived tables are not exported. */
@@ -60,12 +60,12 @@ let shapes: BundleShapes | undefined;
 /** The shape of every bundled table in this Outpost's schema (read once from a new, migrated in-memory database). */
 export function bundleShapes(): BundleShapes {
   if (shapes) return shapes;
-  const db = openDatabase(':memory:');
+  const store = new Store(openDatabase(':memory:'));
   try {
     const out: Partial<Record<BundleTable, TableShape>> = {};
     for (const table of BUNDLE_TABLES) {
-      const columns = db.prepare('SELECT name, "notnull", dflt_value FROM pragma_table_info(?)').all(table) as { name: string; notnull: number; dflt_value: string | null }[];
-      const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string | undefined) ?? '';
+      const columns = store.query('SELECT name, "notnull", dflt_value FROM pragma_table_info(?)').all(table) as { name: string; notnull: number; dflt_value: string | null }[];
+      const sql = (store.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string | undefined) ?? '';
       out[table] = {
         columns: columns.map((c) => ({ name: c.name, notNull: c.notnull === 1, hasDefault: c.dflt_value !== null })),
         autoincrement: /\bAUTOINCREMENT\b/i.test(sql),
@@ -74,7 +74,7 @@ export function bundleShapes(): BundleShapes {
     shapes = out as BundleShapes;
     return shapes;
   } finally {
-    db.close();
+    store.close();
   }
 }
 
