@@ -86,6 +86,16 @@ function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** A column's JSON text, parsed. */
+function jsonIn(column: string, text: JsonValue | undefined): JsonValue {
+  if (typeof text !== 'string') return refuse(`${column}: expected JSON text, got ${kindOf(text)}`);
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return refuse(`${column}: expected JSON text`);
+  }
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -245,13 +255,8 @@ function checkUaObjects(text: SqlValue): void {
 function changesCell(row: JsonObject): SqlValue | undefined {
   const raw = row.changes;
   if (raw === undefined || raw === null) return raw;
-  let changes: JsonValue;
-  try {
-    changes = JSON.parse(String(raw)) as JsonValue;
-  } catch {
-    return refuse('changes: expected JSON text');
-  }
-  if (typeof raw !== 'string' || !Array.isArray(changes)) return refuse('changes: expected a list of field changes');
+  const changes = jsonIn('changes', raw);
+  if (!Array.isArray(changes)) return refuse('changes: expected a list of field changes');
   changes.forEach((change, at) => {
     const wellFormed =
       isObject(change) &&
@@ -260,7 +265,7 @@ function changesCell(row: JsonObject): SqlValue | undefined {
       (change.secret === undefined || (change.secret === true && !('from' in change) && !('to' in change)));
     if (!wellFormed) refuse(`changes: item ${at} is not {field, from, to} or {field, secret}`);
   });
-  return raw;
+  return raw as string;
 }
 
 function textLength(row: JsonObject): number {
@@ -393,14 +398,7 @@ const hostRule: TableRule = {
     if (pk !== undefined && !Number.isSafeInteger(pk)) refuse(`pk: expected an integer, got ${kindOf(pk)}`);
     if (pk !== undefined) checkPk(pk);
     const identity = (column: string, hits: JsonValue | undefined) => {
-      const text = row[column];
-      let hostId: JsonValue;
-      try {
-        hostId = typeof text === 'string' ? (JSON.parse(text) as JsonValue) : refuse(`${column}: expected JSON text, got ${kindOf(text)}`);
-      } catch (error) {
-        if (error instanceof Refusal) throw error;
-        return refuse(`${column}: expected JSON text`);
-      }
+      const hostId = jsonIn(column, row[column]);
       const checked = checkHostImport({ ip: row.ip ?? null, host_id: hostId, ...(hits === undefined || hits === null ? {} : { hits }) }, MAX_REPORTED_MESSAGES);
       if (!checked.ok) return refuse(`${column}: ${detailText(checked.errors)}`);
       return checked.value;
