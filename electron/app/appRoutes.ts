@@ -90,8 +90,9 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     importWorkspace: (call) => {
       const name = call.query('name');
       if (!name) throw ApiError.validation({ name: [MESSAGES.required] });
-      host.importBundle(name, parseBody(call.req.headers['content-type'], call.req.body));
-      return { status: 201, body: { name } };
+      const accounts = host.importBundle(name, parseBody(call.req.headers['content-type'], call.req.body));
+      // The manager is told what the bundle's accounts may do (none signs in before a manager lets it).
+      return { status: 201, body: { name, accounts: { count: accounts.count, roles: { ...accounts.roles } } } };
     },
     renameWorkspace: (call, { name }) => {
       host.rename(name!, nameIn(call.body()));

@@ -4,11 +4,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { importedAccountsText } from '../../shared/app/importedAccounts';
 import { BundleError, bundleJson } from '../workspaces/bundle';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
 import { instanceFor, parseCommand, readJsonFile } from './context';
-import { line, type Output } from './output';
+import { line, ownWords, type Output } from './output';
 import { COMMON_OPTIONS, defineCommand } from './usage';
 
 export const EXPORT = defineCommand({
@@ -62,8 +63,9 @@ export async function importBundleCommand(args: readonly string[], out: Output):
   const name = values.workspace ?? named;
   if (name === undefined) throw new Error(`${file} does not name its workspace; give --workspace NAME`);
   return withHost(values.data, (host) => {
-    host.importBundle(name, value);
+    const accounts = host.importBundle(name, value);
     out.line(line`workspace "${name}" imported from ${file}`);
+    out.line(ownWords(importedAccountsText(accounts)));
     return 0;
   });
 }

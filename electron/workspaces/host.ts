@@ -13,6 +13,8 @@ import { fileSecrets, Remotes, type SecretStore } from '../remote/remotes';
 import { RemoteSession, type SessionOptions } from '../remote/session';
 import { bindRemote, boundRemoteOf } from '../server/store/syncMeta';
 import { checkBundle, exportBundle, importBundle, type WorkspaceBundle } from './bundle';
+import { Store } from '../server/store/store';
+import type { ImportedAccounts } from '../../shared/app/importedAccounts';
 import {
   DEFAULT_WORKSPACE,
   DataFolderError,
@@ -285,30 +287,36 @@ export class WorkspaceHost {
   exportBundle(name: string): WorkspaceBundle {
     const checked = this.known(name);
     // A second connection reads the last committed state (WAL), the open workspace's too.
-    const db = openDatabase(workspaceFile(this.dataDir, checked), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+    const store = new Store(openDatabase(workspaceFile(this.dataDir, checked), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}));
     try {
-      return exportBundle(db, checked);
+      return exportBundle(store, checked);
     } finally {
-      db.close();
+      store.close();
     }
   }
 
-  /** A new workspace named `name` from a bundle (a parsed JSON value), whole or not at all. */
-  importBundle(name: string, value: unknown): void {
+  /**
+   * A new workspace named `name` from a bundle (a parsed JSON value), whole or not at all: every
+   * row is checked before the workspace's file is made. What the bundle's accounts may do comes back.
+   */
+  importBundle(name: string, value: unknown): ImportedAccounts {
     const checked = this.checked(name);
     if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
     const bundle = checkBundle(value);
     const file = workspaceFile(this.dataDir, checked);
-    const db = openDatabase(file, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
     try {
-      importBundle(db, bundle);
-      db.close();
+      const store = new Store(openDatabase(file, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}));
+      try {
+        importBundle(store, bundle);
+      } finally {
+        store.close();
+      }
     } catch (error) {
-      db.close();
       for (const suffix of SIDE_FILES) fs.rmSync(file + suffix, { force: true });
       throw error;
     }
     this.open(checked).close();
+    return bundle.accounts;
   }
 
   /** Close the current workspace (after its sync, if one runs, has stopped at a safe point). */

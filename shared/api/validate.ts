@@ -317,6 +317,22 @@ function validateValue(name: string, field: Field, value: JsonValue, resource: R
   }
 }
 
+/**
+ * One value of a field checked as a write checks it, whether the field is writable or not: what
+ * a stored row must hold (a workspace bundle's, app.md §2). A read-only text may be blank (its
+ * column's default); datetimes and item lists are checked elsewhere. The value as a write would
+ * store it, or DRF's detail for the field.
+ */
+export function checkFieldValue(name: string, field: Field, value: JsonValue, resource: Resource, lookups: Lookups): { value: JsonValue } | { errors: JsonValue } {
+  const declared: Field = field.readOnly && field.kind === 'string' ? { ...field, allowBlank: true } : field;
+  try {
+    return { value: validateValue(name, declared, value, resource, lookups) };
+  } catch (error) {
+    if (error instanceof FieldError) return { errors: error.detail };
+    throw error;
+  }
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -72,3 +72,48 @@ describe('export and import of a workspace', () => {
     expect(run(dir, ['import', junk]).stderr).toMatch(/is not valid JSON/);
   });
 });
+
+describe('a bundle is a file from anywhere', () => {
+  /** A bundle of a workspace with one more account, `bob` (Read-only), exported by the CLI. */
+  function exported(dir: string): { file: string; bundle: { tables: Record<string, Record<string, unknown>[]> } } {
+    const serve = path.join(dir, 'workspaces', 'default.sqlite3');
+    expect(run(dir, ['export', path.join(dir, 'empty.json')]).status).toBe(0);
+    const db = new Database(serve);
+    db.prepare("INSERT INTO user (username, password, role, date_joined) VALUES ('bob', '', 'Read-only', 1)").run();
+    db.close();
+    const file = path.join(dir, 'site.outpost.json');
+    expect(run(dir, ['export', file]).status).toBe(0);
+    return { file, bundle: JSON.parse(fs.readFileSync(file, 'utf8')) };
+  }
+
+  test('its accounts are counted with what they may do, and a planted password hash is ignored', () => {
+    const dir = tempDir();
+    const { file, bundle } = exported(dir);
+    const bob = bundle.tables.user!.find((u) => u.username === 'bob')!;
+    bundle.tables.user!.push({ ...bob, pk: 50, username: 'mallory', role: 'Superuser', is_superuser: 1, password: 'scrypt$16384$8$1$c2FsdA==$aGFzaA==' });
+    fs.writeFileSync(file, JSON.stringify(bundle));
+    const imported = run(dir, ['import', file, '--workspace', 'planted']);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toBe(
+      `workspace "planted" imported from ${file}\n` +
+        '2 accounts came with it (1 Superuser, 1 Read-only): none can sign in until a manager of this Outpost sets its password or makes its token ' +
+        '(a bundle’s password hashes and tokens are ignored); then 1 of them may manage this Outpost (its workspaces, accounts and central servers), the others only read.\n',
+    );
+    const db = new Database(path.join(dir, 'workspaces', 'planted.sqlite3'), { readonly: true });
+    expect(db.prepare("SELECT password, is_superuser, role FROM user WHERE username = 'mallory'").get()).toEqual({ password: '', is_superuser: 0, role: 'Superuser' });
+    db.close();
+  });
+
+  test('a crafted row refuses the whole bundle: the table, the row and the reason, exit 1, no file left behind', () => {
+    const dir = tempDir();
+    const { file, bundle } = exported(dir);
+    bundle.tables.user!.find((u) => u.username === 'bob')!.role = 'God';
+    fs.writeFileSync(file, JSON.stringify(bundle));
+    const before = fs.readdirSync(path.join(dir, 'workspaces')).sort();
+    const refused = run(dir, ['import', file, '--workspace', 'crafted']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe('outpost: the bundle is refused, nothing was imported: table "user", row 2: role: "God" is not a valid choice.\n');
+    expect(fs.readdirSync(path.join(dir, 'workspaces')).sort()).toEqual(before);
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});

@@ -58,7 +58,8 @@ describe('Settings', () => {
     await page.getByLabel('Import a bundle').setInputFiles(file);
     await page.getByLabel('as').fill('copy-of-default');
     await page.getByRole('button', { name: 'Import workspace' }).click();
-    await page.getByText('Workspace imported.').waitFor();
+    // The manager is told what the bundle's accounts may do: here none came but admin.
+    await page.getByText('Workspace "copy-of-default" imported. No account came with it but admin, this Outpost’s own.').waitFor();
     await page.getByRole('row', { name: /copy-of-default/ }).waitFor();
 
     await page.getByRole('button', { name: 'Delete workspace copy-of-default' }).click();

@@ -1,9 +1,13 @@
 /**
  * The rows a workspace bundle carries (app.md §2), read and written table by table: secrets and
  * derived tables left out, the full-text index rebuilt on load, the pk sequences kept so that no
- * pk of a deleted object is ever given again.
+ * pk of a deleted object is ever given again. What the rows may hold is checked before they come
+ * here (electron/workspaces/bundleCheck.ts), against the shape of each table read from the schema.
  */
-import type { Db } from './database';
+import { openDatabase } from './database';
+import type { SqlValue } from './columns';
+import { Store } from './store';
+import { quote } from './table';
 
 /** Tables in an order that satisfies their foreign keys; secrets and derived tables are not exported. */
 export const BUNDLE_TABLES = [
@@ -23,22 +27,65 @@ export const BUNDLE_TABLES = [
   'sqlite_sequence',
 ] as const;
 
+export type BundleTable = (typeof BUNDLE_TABLES)[number];
+
+/** Tables of secrets a bundle never carries (an export leaves them out); a file that has them has them ignored. */
+export const SECRET_TABLES: readonly string[] = ['token', 'session'];
+
 export type BundleRow = Record<string, string | number | null>;
+
+/** A row checked and ready to insert: its columns' values as stored. */
+export type CheckedRow = Readonly<Record<string, SqlValue>>;
+
+export interface ColumnShape {
+  readonly name: string;
+  /** NOT NULL */
+  readonly notNull: boolean;
+  /** The column has a DEFAULT (an absent value takes it). */
+  readonly hasDefault: boolean;
+}
+
+/** One table as the schema declares it: its columns, and whether its pks come from a sequence (AUTOINCREMENT). */
+export interface TableShape {
+  readonly columns: readonly ColumnShape[];
+  readonly autoincrement: boolean;
+}
+
+export type BundleShapes = Readonly<Record<BundleTable, TableShape>>;
 
 export class BundleRowsError extends Error {}
 
-function tablesOf(db: Db): string[] {
-  const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
-  return BUNDLE_TABLES.filter((t) => present.has(t));
+let shapes: BundleShapes | undefined;
+
+/** The shape of every bundled table in this Outpost's schema (read once from a new, migrated in-memory database). */
+export function bundleShapes(): BundleShapes {
+  if (shapes) return shapes;
+  const store = new Store(openDatabase(':memory:'));
+  try {
+    const out: Partial<Record<BundleTable, TableShape>> = {};
+    for (const table of BUNDLE_TABLES) {
+      const columns = store.query('SELECT name, "notnull", dflt_value FROM pragma_table_info(?)').all(table) as { name: string; notnull: number; dflt_value: string | null }[];
+      const sql = (store.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string | undefined) ?? '';
+      out[table] = {
+        columns: columns.map((c) => ({ name: c.name, notNull: c.notnull === 1, hasDefault: c.dflt_value !== null })),
+        autoincrement: /\bAUTOINCREMENT\b/i.test(sql),
+      };
+    }
+    shapes = out as BundleShapes;
+    return shapes;
+  } finally {
+    store.close();
+  }
 }
 
-/** Every bundled table's rows, read in one transaction (password hashes blanked), and the schema version. */
-export function readBundleRows(db: Db): { schema: number; tables: Record<string, BundleRow[]> } {
+/** Every bundled table's rows, read from one snapshot (password hashes blanked), and the schema version. */
+export function readBundleRows(store: Store): { schema: number; tables: Record<string, BundleRow[]> } {
   const tables: Record<string, BundleRow[]> = {};
-  const read = db.transaction(() => {
-    for (const table of tablesOf(db)) {
+  const schema = store.read(() => {
+    const present = new Set(store.query("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+    for (const table of BUNDLE_TABLES.filter((t) => present.has(t))) {
       const order = table === 'sqlite_sequence' ? 'name' : table === 'ruleset_source' ? 'ruleset, source' : 'rowid';
-      tables[table] = (db.prepare(`SELECT * FROM "${table}" ORDER BY ${order}`).all() as BundleRow[]).map((row) => {
+      tables[table] = (store.query(`SELECT * FROM ${quote(table)} ORDER BY ${order}`).all() as Record<string, SqlValue>[]).map((row) => {
         const out: BundleRow = {};
         for (const [column, value] of Object.entries(row)) {
           out[column] = typeof value === 'bigint' ? Number(value) : (value as string | number | null);
@@ -48,38 +95,44 @@ export function readBundleRows(db: Db): { schema: number; tables: Record<string,
         return out;
       });
     }
+    return store.query('PRAGMA user_version').pluck().get() as number;
   });
-  read.deferred();
-  return { schema: db.pragma('user_version', { simple: true }) as number, tables };
+  return { schema, tables };
 }
 
 /** Load checked rows into an empty, migrated database, in one transaction (all or nothing). */
-export function writeBundleRows(db: Db, tables: Readonly<Record<string, readonly BundleRow[]>>): void {
-  const columnsOf = (table: string) => new Set(db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
-  db.pragma('defer_foreign_keys = ON');
-  db.transaction(() => {
-    for (const table of BUNDLE_TABLES) {
-      const rows = tables[table] ?? [];
-      if (rows.length === 0) continue;
-      const known = columnsOf(table);
-      if (table === 'sqlite_sequence') {
-        for (const row of rows) {
-          db.prepare('DELETE FROM sqlite_sequence WHERE name = ?').run(row.name ?? null);
-          db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)').run(row.name ?? null, row.seq ?? 0);
+export function writeBundleRows(store: Store, tables: Readonly<Partial<Record<BundleTable, readonly CheckedRow[]>>>): void {
+  try {
+    store.write(() => {
+      store.deferForeignKeys();
+      for (const table of BUNDLE_TABLES) {
+        const rows = tables[table] ?? [];
+        if (rows.length === 0) continue;
+        if (table === 'sqlite_sequence') {
+          for (const row of rows) {
+            store.command('DELETE FROM sqlite_sequence WHERE name = ?').run(row.name ?? null);
+            store.command('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)').run(row.name ?? null, row.seq ?? 0);
+          }
+          continue;
         }
-        continue;
+        // Tables a new database fills itself (vendor_device pk 1, the admin) are replaced whole.
+        if (table === 'vendor_device' || table === 'user') store.command(`DELETE FROM ${quote(table)}`).run();
+        for (const row of rows) {
+          const columns = Object.keys(row);
+          if (columns.length === 0) continue;
+          const sql = `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+          store.command(sql, `insert ${table}`).run(...columns.map((c) => row[c] ?? null));
+        }
       }
-      // Tables a new database fills itself (vendor_device pk 1, the admin) are replaced whole.
-      if (table === 'vendor_device' || table === 'user') db.prepare(`DELETE FROM "${table}"`).run();
-      for (const row of rows) {
-        const columns = Object.keys(row).filter((c) => known.has(c));
-        if (columns.length === 0) continue;
-        const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-        db.prepare(sql).run(...columns.map((c) => row[c] ?? null));
-      }
+      store.command("INSERT INTO appliance_search(appliance_search) VALUES ('rebuild')").run();
+      const problems = store.foreignKeyProblems();
+      if (problems.length > 0) throw new BundleRowsError(`the bundle's rows do not fit together (${problems.length} broken references)`);
+    });
+  } catch (error) {
+    // The rows were checked one by one before; should two still clash, the bundle is refused all the same.
+    if (error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_CONSTRAINT')) {
+      throw new BundleRowsError(`the bundle's rows do not fit together (${error.message})`);
     }
-    db.exec("INSERT INTO appliance_search(appliance_search) VALUES ('rebuild')");
-    const problems = db.prepare('PRAGMA foreign_key_check').all();
-    if (problems.length > 0) throw new BundleRowsError(`the bundle's rows do not fit together (${problems.length} broken references)`);
-  })();
+    throw error;
+  }
 }

@@ -4,7 +4,7 @@
  * written straight into JSON text from a raw row. Datetimes are integer microseconds (UTC),
  * booleans 0/1, lists and free JSON compact JSON text.
  */
-import { formatDateTime, parseIsoDateTime } from '../../../shared/api/datetime';
+import { formatDateTime, inDateTimeRange, parseIsoDateTime } from '../../../shared/api/datetime';
 import type { Field, FieldKind, JsonValue } from '../../../shared/resources';
 
 export type SqlValue = string | number | bigint | null | Buffer;
@@ -59,6 +59,42 @@ export function fromSql(field: Field, value: SqlValue | undefined): JsonValue {
       return JSON.parse(String(value)) as JsonValue;
     default:
       return typeof value === 'bigint' ? Number(value) : (value as string | number);
+  }
+}
+
+/** A value from outside the database (a workspace bundle) as the column holds it, or what the column holds instead. */
+export type ColumnRead = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly expected: string };
+
+/**
+ * A column's value from outside the database (a workspace bundle's row), its type checked
+ * strictly for the field's kind, then read as the API shows it (a datetime stays microseconds,
+ * checked for Python's range). Nothing is converted that the database would not have written.
+ */
+export function readColumn(field: Field, value: unknown): ColumnRead {
+  if (value === null) return { ok: true, value: null };
+  switch (field.kind) {
+    case 'integer':
+    case 'ref':
+      return Number.isSafeInteger(value) ? { ok: true, value: value as number } : { ok: false, expected: 'an integer' };
+    case 'boolean':
+      return value === 0 || value === 1 ? { ok: true, value: value === 1 } : { ok: false, expected: '0 or 1' };
+    case 'datetime':
+      return Number.isInteger(value) && inDateTimeRange(Math.floor((value as number) / 1000))
+        ? { ok: true, value: value as number }
+        : { ok: false, expected: 'a time in microseconds since 1970 within the years 1-9999' };
+    case 'choiceList':
+    case 'json':
+      if (typeof value !== 'string') return { ok: false, expected: 'JSON text' };
+      try {
+        return { ok: true, value: JSON.parse(value) as JsonValue };
+      } catch {
+        return { ok: false, expected: 'JSON text' };
+      }
+    case 'refList':
+    case 'items':
+      return { ok: false, expected: 'nothing (kept in a table of its own)' };
+    default:
+      return typeof value === 'string' ? { ok: true, value } : { ok: false, expected: 'text' };
   }
 }
 

@@ -285,6 +285,12 @@ export class Store {
     for (const listener of this.commitListeners) listener();
   }
 
+  /** Run `fn` in one DEFERRED transaction: its reads see one snapshot, and no write lock is taken (an export beside the open workspace). */
+  read<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    return this.db.transaction(fn).deferred();
+  }
+
   /**
    * Run `fn` in one IMMEDIATE transaction held across its awaits (nested writes join it): only for
    * a connection nothing else uses meanwhile (an EVE import's own, on its own thread, waiting for

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { user as userResource, type JsonObject, type JsonValue } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
+import { importedAccountsOf, importedAccountsText } from '../../../shared/app/importedAccounts';
 import { bridge } from '../api/bridge';
 import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -183,12 +184,12 @@ function Workspaces() {
   }, []);
 
   /** True when it worked; a failure is shown and leaves the forms as typed. */
-  const act = async (what: () => Promise<unknown>, done?: string): Promise<boolean> => {
+  const act = async (what: () => Promise<unknown>, done?: string | (() => string)): Promise<boolean> => {
     setError(undefined);
     setNotice(undefined);
     try {
       await what();
-      if (done) setNotice(done);
+      if (done) setNotice(typeof done === 'function' ? done() : done);
       await load();
       return true;
     } catch (failure) {
@@ -212,8 +213,9 @@ function Workspaces() {
       if (!saved) throw new Error('Export cancelled.');
     }, `Workspace "${name}" exported.`);
 
-  const importFile = () =>
-    act(async () => {
+  const importFile = () => {
+    let imported = 'Workspace imported.';
+    return act(async () => {
       const chosen = file.current?.files?.[0];
       if (!chosen) throw new Error('Choose a bundle file first.');
       const name = importName.trim() || chosen.name.replace(/\.outpost\.json$|\.json$/, '');
@@ -223,10 +225,14 @@ function Workspaces() {
       } catch {
         throw new Error(`${chosen.name} is not JSON.`);
       }
-      await appCall('importWorkspace', { body: bundle, query: { name } });
+      const answer = await appCall('importWorkspace', { body: bundle, query: { name } });
+      // What the bundle's accounts may do: none signs in before a manager here sets its password or token.
+      const accounts = importedAccountsOf(answer.accounts);
+      imported = `Workspace "${name}" imported.${accounts ? ` ${importedAccountsText(accounts)}` : ''}`;
       setImportName('');
       if (file.current) file.current.value = '';
-    }, 'Workspace imported.');
+    }, () => imported);
+  };
 
   return (
     <section aria-labelledby="workspaces-title" className="settings-card">
