@@ -10,6 +10,7 @@ import { listPath } from '../../../shared/resources/derived';
 import { bridge } from '../api/bridge';
 import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { copyText } from '../components/clipboard';
 import { HomeNets } from './SettingsHomeNets';
 import { useObject } from '../hooks';
 import { DateTime } from '../components/DateTime';
@@ -27,17 +28,6 @@ function messageOf(error: unknown): string {
     return error.message;
   }
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Text to the clipboard; a page without the Clipboard API copies through a selection. */
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard) return navigator.clipboard.writeText(text);
-  const area = document.createElement('textarea');
-  area.value = text;
-  document.body.append(area);
-  area.select();
-  document.execCommand('copy');
-  area.remove();
 }
 
 /** Sign out of a browser session; the desktop app has no session to end (its window is signed in). */
