@@ -11,6 +11,7 @@ import { bridge } from '../api/bridge';
 import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { copyText } from '../components/clipboard';
+import { boundedText } from '../components/bounded';
 import { HomeNets } from './SettingsHomeNets';
 import { useObject } from '../hooks';
 import { DateTime } from '../components/DateTime';
@@ -67,7 +68,7 @@ function Account() {
       {user.data && (
         <dl className="facts">
           <dt>User</dt>
-          <dd>{String(user.data.username)}</dd>
+          <dd>{boundedText(String(user.data.username))}</dd>
           <dt>Role</dt>
           <dd>{String(user.data.role)}</dd>
           <dt>Joined</dt>
@@ -263,11 +264,11 @@ function Workspaces() {
                   </form>
                 ) : (
                   <>
-                    {row.name} {row.current && <span className="badge">current</span>}
+                    {boundedText(row.name)} {row.current && <span className="badge">current</span>}
                   </>
                 )}
               </th>
-              <td>{row.remote ? <>bound to “{row.remote}”</> : <span className="muted">standalone</span>}</td>
+              <td>{row.remote ? <>bound to “{boundedText(row.remote)}”</> : <span className="muted">standalone</span>}</td>
               <td>{(row.sizeBytes / 1024).toFixed(0)} KiB</td>
               <td className="actions">
                 <button
@@ -322,7 +323,7 @@ function Workspaces() {
           <option value="">none (standalone)</option>
           {remotes.map((remote) => (
             <option key={remote.name} value={remote.name}>
-              {remote.name} ({remote.url})
+              {boundedText(remote.name)} ({boundedText(remote.url)})
             </option>
           ))}
         </select>
