@@ -1,25 +1,35 @@
 /**
  * Benchmark of the renderer with 100,000 probes in the workspace, in Chromium: time to the first
  * painted list row, search keystroke to updated list, and frames dropped while scrolling through
- * 10,000 rows. The server is `outpost serve` on a copy of the benchmark data set.
+ * 10,000 rows. The server is `outpost serve` on a copy of the benchmark data set. Then the host
+ * page of a host with four 100 KB values against a baseline host (bench/uiHostPage.ts), on a
+ * fresh workspace of its own.
  *
- *   npm run bench:ui -- [--probes 100000] [--write]
+ *   npm run bench:ui -- [--probes 100000] [--cases probes,host-page] [--host-rounds 7] [--write]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { BENCH_TOKEN, buildOutpostDataset } from './dataset';
+import { LONG_VALUE_CHARS, measureHostPage } from './uiHostPage';
 
 // Runs as dist/bench/ui.bench.cjs.
 const ROOT = path.resolve(__dirname, '../..');
 const CACHE = path.join(ROOT, 'bench', '.cache');
 const { values: options } = parseArgs({
-  options: { probes: { type: 'string', default: '100000' }, write: { type: 'boolean', default: false } },
+  options: {
+    probes: { type: 'string', default: '100000' },
+    cases: { type: 'string', default: 'probes,host-page' },
+    'host-rounds': { type: 'string', default: '7' },
+    write: { type: 'boolean', default: false },
+  },
 });
 const PROBES = Number(options.probes);
+const CASES = new Set(options.cases.split(','));
+const HOST_ROUNDS = Number(options['host-rounds']);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const percentile = (values: readonly number[], p: number) => {
@@ -122,24 +132,32 @@ async function signIn(page: Page, url: string): Promise<void> {
   await page.waitForURL(`${url}/`);
 }
 
-async function main(): Promise<void> {
+const launchBrowser = () =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+
+/** A signed-in browser context on `url`; the app's CSP forbids eval, which string predicates use: the measuring scripts are ours. */
+async function signedInContext(browser: Browser, url: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, bypassCSP: true });
+  await context.addInitScript(PROBE_SCRIPT);
+  const login = await context.newPage();
+  await signIn(login, url);
+  await login.close();
+  return context;
+}
+
+/** The probe list's figures, as the rows of a table. */
+async function probeCase(browser: Browser): Promise<string> {
   log(`building or reusing the ${PROBES}-probe data set`);
   const source = path.join(CACHE, `outpost-${PROBES}`);
   await buildOutpostDataset(source, PROBES, log);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-ui-bench-'));
   fs.cpSync(path.join(source, 'workspaces'), path.join(dataDir, 'workspaces'), { recursive: true });
   const server = await startServer(dataDir);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
   try {
-    // The app's CSP forbids eval, which string predicates use: the measuring scripts are ours.
-    const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, bypassCSP: true });
-    await context.addInitScript(PROBE_SCRIPT);
-    const login = await context.newPage();
-    await signIn(login, server.url);
-    await login.close();
+    const context = await signedInContext(browser, server.url);
 
     log('time to the first painted row');
     const firstPaint: number[] = [];
@@ -210,23 +228,70 @@ async function main(): Promise<void> {
       `| search keystroke to updated list (${keystrokes.length} keystrokes, 4 searches typed at 120 ms a key) | p50 ${percentile(keystrokes, 50).toFixed(0)} ms, p95 ${percentile(keystrokes, 95).toFixed(0)} ms | fetch, parse and paint of each prefix: p50 ${percentile(baselineSearches, 50).toFixed(0)} ms, p95 ${percentile(baselineSearches, 95).toFixed(0)} ms | ${ratio(percentile(keystrokes, 95), percentile(baselineSearches, 95))} (p95s) | p95 < 100 ms: ${percentile(keystrokes, 95) < 100 ? 'met' : 'NOT met'} |`,
       `| scrolling 10,000 rows (60 rows a frame, rows fetched as they come into view) | ${frames.length} frames, ${dropped} dropped (${share(dropped, frames)} %), p95 frame ${percentile(frames, 95).toFixed(1)} ms | the same scroll over an empty block as tall: ${baselineFrames.length} frames, ${baselineDropped} dropped (${share(baselineDropped, baselineFrames)} %), p95 frame ${percentile(baselineFrames, 95).toFixed(1)} ms | ${ratio(percentile(frames, 95), percentile(baselineFrames, 95))} (p95 frames) | |`,
     ].join('\n');
-    process.stdout.write(`\n${report}\n`);
-    if (options.write) {
-      const file = path.join(ROOT, 'docs', 'benchmarks.md');
-      const current = fs.readFileSync(file, 'utf8');
-      const section = `<!-- ui.bench:start -->\n${report}\n\nMeasured ${new Date().toISOString().slice(0, 10)} with ${PROBES.toLocaleString('en')} probes, headless Chromium ${browser.version()} at 1360×860 on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; server and browser share the machine.\n<!-- ui.bench:end -->`;
-      fs.writeFileSync(
-        file,
-        /<!-- ui\.bench:start -->[\s\S]*<!-- ui\.bench:end -->/.test(current)
-          ? current.replace(/<!-- ui\.bench:start -->[\s\S]*<!-- ui\.bench:end -->/, section)
-          : `${current.trimEnd()}\n\n## Renderer (\`bench/ui.bench.ts\`)\n\n\`\`\`\nnpm run build:renderer && npm run bench:ui -- --write\n\`\`\`\n\n${section}\n`,
-      );
-      log(`written to ${file}`);
+    await context.close();
+    return report;
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The host page of a host with four 100 KB values against a baseline host, on a fresh workspace. */
+async function hostPageCase(browser: Browser): Promise<string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-ui-bench-hosts-'));
+  const server = await startServer(dataDir);
+  try {
+    const context = await signedInContext(browser, server.url);
+    log(`the host page: a host with four ${LONG_VALUE_CHARS.toLocaleString('en')}-character values against a baseline host, ${HOST_ROUNDS} rounds`);
+    const figures = await measureHostPage(server.url, BENCH_TOKEN, context, HOST_ROUNDS, log);
+    await context.close();
+    const ms = (runs: readonly { ms: number }[]) => runs.map((r) => r.ms);
+    const answers = (runs: readonly { answerMs: number }[]) => runs.map((r) => r.answerMs);
+    const tasks = (runs: readonly { longestTask: number }[]) => Math.max(...runs.map((r) => r.longestTask));
+    const longMax = Math.max(...ms(figures.long));
+    return [
+      '| measure | value | baseline: a host of ordinary values (same page, same run) | ratio | target |',
+      '|---|---|---|---|---|',
+      `| host page with 4×100 KB values (TLS subject, issuer, fingerprint, HTTP server): hash change to the painted identity (${figures.long.length} opens) | median ${percentile(ms(figures.long), 50).toFixed(0)} ms, max ${longMax.toFixed(0)} ms; longest task ${tasks(figures.long).toFixed(0)} ms | median ${percentile(ms(figures.baseline), 50).toFixed(0)} ms, max ${Math.max(...ms(figures.baseline)).toFixed(0)} ms; longest task ${tasks(figures.baseline).toFixed(0)} ms | ${(percentile(ms(figures.long), 50) / percentile(ms(figures.baseline), 50)).toFixed(2)} (medians) | < 200 ms: ${longMax < 200 ? 'met' : 'NOT met'} |`,
+      `| the host's API answer alone, fetched and parsed in the same page | median ${percentile(answers(figures.long), 50).toFixed(0)} ms | median ${percentile(answers(figures.baseline), 50).toFixed(0)} ms | | |`,
+      `| characters in the page with the long host open (document.documentElement.outerHTML) | ${figures.domChars.toLocaleString('en')} | | | |`,
+    ].join('\n');
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Replaces the section between `<!-- name:start -->` and `<!-- name:end -->` of docs/benchmarks.md, or appends it under `heading`. */
+function writeSection(name: string, body: string, heading: string): void {
+  const file = path.join(ROOT, 'docs', 'benchmarks.md');
+  const current = fs.readFileSync(file, 'utf8');
+  const escaped = name.replaceAll('.', '\\.');
+  const marked = new RegExp(`<!-- ${escaped}:start -->[\\s\\S]*<!-- ${escaped}:end -->`);
+  const section = `<!-- ${name}:start -->\n${body}\n<!-- ${name}:end -->`;
+  fs.writeFileSync(file, marked.test(current) ? current.replace(marked, () => section) : `${current.trimEnd()}\n\n${heading}\n\n${section}\n`);
+  log(`written to ${file}`);
+}
+
+async function main(): Promise<void> {
+  const browser = await launchBrowser();
+  const machine = `headless Chromium ${browser.version()} at 1360×860 on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; server and browser share the machine`;
+  const day = new Date().toISOString().slice(0, 10);
+  try {
+    if (CASES.has('probes')) {
+      const report = await probeCase(browser);
+      process.stdout.write(`\n${report}\n`);
+      if (options.write) {
+        writeSection('ui.bench', `${report}\n\nMeasured ${day} with ${PROBES.toLocaleString('en')} probes, ${machine}.`, '## Renderer (`bench/ui.bench.ts`)\n\n```\nnpm run build:renderer && npm run bench:ui -- --write\n```');
+      }
+    }
+    if (CASES.has('host-page')) {
+      const report = await hostPageCase(browser);
+      process.stdout.write(`\n${report}\n`);
+      if (options.write) writeSection('ui.bench.hosts', `${report}\n\nMeasured ${day}, ${HOST_ROUNDS} rounds, ${machine}.`, '### Long values on the host page');
     }
   } finally {
     await browser.close();
-    await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

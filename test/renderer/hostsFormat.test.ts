@@ -16,6 +16,12 @@ describe('host lookup helpers', () => {
     expect(checkAddress('')).toEqual({ error: expect.stringContaining('Type an IPv4 or IPv6 address') });
   });
 
+  test('a long text that is not an address is quoted cut at 256 characters (it may come from a link)', () => {
+    const text = `10.${'9'.repeat(100_000)}`;
+    const checked = checkAddress(text);
+    expect(checked).toEqual({ error: `“${text.slice(0, 256)}…” is not an IPv4 or IPv6 address (e.g. 10.0.0.5 or 2001:db8::1).` });
+  });
+
   test('timestamps of every form the API uses read as UTC to the second', () => {
     expect(formatSeen('2023-07-11T16:07:33.559720+02:00')).toBe('2023-07-11 14:07:33 UTC');
     expect(formatSeen('2023-07-11T16:07:50.108895+0200')).toBe('2023-07-11 14:07:50 UTC');

@@ -7,6 +7,7 @@ import { takeWorkspaceNotice } from '../api/client';
 import { href, setLeaveGuard } from '../router';
 import { useStatus } from '../stores/status';
 import { hasUnsavedChanges, leaveThen, onBeforeUnload } from '../stores/unsavedChanges';
+import { boundedText } from './bounded';
 import { syncShown } from '../stores/syncModel';
 import { SyncIndicator } from './SyncIndicator';
 import { UnsavedChangesDialog } from './UnsavedChangesDialog';
@@ -32,18 +33,19 @@ function StatusBar() {
     restarting: 'restarting…',
     failed: 'not running',
   };
-  const workspace = app ? `${app.workspace} (${app.mode === 'bound' ? 'bound to a central server' : 'standalone'})` : '…';
-  const serverLine = `Local server: ${serverText[server.state]}${server.message ? ` — ${server.message}` : ''}`;
+  const workspace = app ? `${boundedText(app.workspace)} (${app.mode === 'bound' ? 'bound to a central server' : 'standalone'})` : '…';
+  const serverMessage = server.message ? boundedText(server.message) : undefined;
+  const serverLine = `Local server: ${serverText[server.state]}${serverMessage ? ` — ${serverMessage}` : ''}`;
   const sync = syncShown(server.state, error, app?.sync ?? null);
   return (
     <footer className="statusbar" role="contentinfo" aria-label="Status">
       <span title={`Workspace: ${workspace}`}>
-        Workspace: <strong data-testid="status-workspace">{app?.workspace ?? '…'}</strong>
+        Workspace: <strong data-testid="status-workspace">{app ? boundedText(app.workspace) : '…'}</strong>
         {app && <span className="mode"> ({app.mode === 'bound' ? 'bound' : 'standalone'})</span>}
       </span>
       <span title={serverLine}>
         Local server: <strong className={`server-${server.state}`}>{serverText[server.state]}</strong>
-        {server.message ? ` — ${server.message}` : ''}
+        {serverMessage ? ` — ${serverMessage}` : ''}
       </span>
       {sync === 'shown' && app?.sync && <SyncIndicator sync={app.sync} />}
       {sync === 'unknown' && (
@@ -51,10 +53,14 @@ function StatusBar() {
           Central server: <strong>unknown</strong>
         </span>
       )}
-      {app && <span className="signed-in" title={`Signed in as ${app.user.username} (${app.user.role})`}>Signed in as {app.user.username}</span>}
+      {app && (
+        <span className="signed-in" title={`Signed in as ${boundedText(app.user.username)} (${app.user.role})`}>
+          Signed in as {boundedText(app.user.username)}
+        </span>
+      )}
       {error && (
-        <span className="error" role="alert" title={error}>
-          {error}
+        <span className="error" role="alert" title={boundedText(error)}>
+          {boundedText(error)}
         </span>
       )}
       {app && <span className="version" title={`Outpost ${app.version}`}>Outpost {app.version}</span>}

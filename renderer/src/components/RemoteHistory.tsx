@@ -11,6 +11,8 @@ import type { JsonObject } from '../../../shared/resources';
 import { paramsOf, useListParams } from '../hooks';
 import { href, navigate, useRoute } from '../router';
 import { formatSeen } from '../screens/hostsFormat';
+import { boundedText } from './bounded';
+import { BoundedText } from './BoundedText';
 import { Description } from '../screens/historyEntry';
 import { actionTitle } from '../screens/historyFormat';
 import { createPagedList } from '../stores/pagedList';
@@ -50,8 +52,8 @@ function RemoteEntry({ entry }: { entry: JsonObject }) {
   return (
     <article className="history-entry" aria-labelledby="remote-entry-title">
       <header className="detail-head">
-        <h2 id="remote-entry-title">{actionTitle(String(entry.action_type ?? ''), typeof entry.title === 'string' ? entry.title : undefined)}</h2>
-        <span className="muted">central entry {String(entry.pk)}</span>
+        <h2 id="remote-entry-title">{boundedText(actionTitle(String(entry.action_type ?? ''), typeof entry.title === 'string' ? entry.title : undefined))}</h2>
+        <span className="muted">central entry {boundedText(String(entry.pk))}</span>
       </header>
       <p className="entry-description">
         <Description entry={entry} />
@@ -59,18 +61,18 @@ function RemoteEntry({ entry }: { entry: JsonObject }) {
       <dl className="facts">
         <dt>Date</dt>
         <dd>
-          <time title={String(entry.date)}>{formatSeen(entry.date)}</time>
+          <time title={boundedText(String(entry.date))}>{boundedText(formatSeen(entry.date))}</time>
         </dd>
         <dt>User</dt>
-        <dd>{String(entry.username ?? '')}</dd>
+        <dd>{boundedText(String(entry.username ?? ''))}</dd>
         <dt>From address</dt>
-        <dd>{String(entry.client_ip ?? '') || '—'}</dd>
+        <dd>{boundedText(String(entry.client_ip ?? '')) || '—'}</dd>
         <dt>Action type</dt>
         <dd>
-          <code>{String(entry.action_type)}</code>
+          <code>{boundedText(String(entry.action_type))}</code>
         </dd>
         <dt>Comment</dt>
-        <dd className="entry-comment">{comment ?? <span className="muted">no comment</span>}</dd>
+        <dd className="entry-comment">{comment !== undefined ? <BoundedText value={comment} label="Comment" /> : <span className="muted">no comment</span>}</dd>
       </dl>
     </article>
   );

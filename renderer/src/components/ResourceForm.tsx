@@ -19,6 +19,8 @@ import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, api } from '../api/client';
 import { useQuery } from '../data/useQuery';
 import { leaveThen, useUnsavedChanges } from '../stores/unsavedChanges';
+import { boundedText } from './bounded';
+import { BoundedText } from './BoundedText';
 import { ItemsTable } from './ItemsTable';
 import {
   INHERITABLE_NAMES,
@@ -125,7 +127,7 @@ function FieldInput({
         <select {...common} value={String(value ?? '')} onChange={(e) => onChange(e.target.value)}>
           {field.choices.map((choice) => (
             <option key={choice} value={choice}>
-              {choice}
+              {boundedText(choice)}
             </option>
           ))}
         </select>
@@ -139,7 +141,7 @@ function FieldInput({
           {!known && typeof value === 'number' && <option value={value}>#{value}</option>}
           {(options ?? []).map((option) => (
             <option key={option.value} value={option.value} disabled={option.disabled === true && option.value !== value}>
-              {option.label}
+              {boundedText(option.label)}
             </option>
           ))}
         </select>
@@ -157,7 +159,7 @@ function FieldInput({
                 disabled={option.disabled === true}
                 onChange={(e) => onChange((options ?? []).filter((o) => (o.value === option.value ? e.target.checked : chosen.has(o.value))).map((o) => o.value))}
               />
-              {option.label}
+              {boundedText(option.label)}
             </label>
           ))}
         </fieldset>
@@ -325,13 +327,13 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
 
   const sourceName = (name: string): string => {
     const source = sourceOfInherited(name, chain);
-    return source ? source.name : template ? String(template.name) : 'the template';
+    return boundedText(source ? source.name : template ? String(template.name) : 'the template');
   };
 
   const inheritanceControls = (name: string): ReactNode => {
     if (!inheritable(name) || !hasParent) return null;
     const label = labelOf(name);
-    const templateName = template ? String(template.name) : 'the template';
+    const templateName = template ? boundedText(String(template.name)) : 'the template';
     if (inherited(name)) {
       const from = sourceName(name);
       return (
@@ -369,7 +371,7 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
     const why = name === 'protocols' ? 'its changes are not handed down to a template used by probes.' : 'reload to see the current values.';
     return (
       <span className="inherit-note">
-        Differs from {String(template.name)}: {why}
+        Differs from {boundedText(String(template.name))}: {why}
       </span>
     );
   };
@@ -381,16 +383,17 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
     return (
       <div className="notice info parent-preview" role="status" aria-label="Values the new template changes">
         {coming.length === 0 ? (
-          <p>Saving with {String(template.name)} changes no inherited value.</p>
+          <p>Saving with {boundedText(String(template.name))} changes no inherited value.</p>
         ) : (
           <>
             <p>
-              Saving with {String(template.name)} changes {coming.length === 1 ? '1 inherited value' : `${coming.length} inherited values`}:
+              Saving with {boundedText(String(template.name))} changes {coming.length === 1 ? '1 inherited value' : `${coming.length} inherited values`}:
             </p>
             <ul>
               {coming.map((change) => (
                 <li key={change.field}>
-                  <strong>{labelOf(change.field)}</strong>: {displayValue(change.from)} → {displayValue(change.to)}
+                  <strong>{labelOf(change.field)}</strong>: <BoundedText value={displayValue(change.from)} label={`${labelOf(change.field)} before`} /> →{' '}
+                  <BoundedText value={displayValue(change.to)} label={`${labelOf(change.field)} after`} />
                 </li>
               ))}
             </ul>

@@ -7,6 +7,7 @@
 import type { SyncStatusView } from '../../../shared/app/sync';
 import { href } from '../router';
 import { CONNECTION_TEXT, plural } from '../screens/syncFormat';
+import { boundedText } from './bounded';
 import './SyncIndicator.css';
 
 export function SyncIndicator({ sync }: { sync: SyncStatusView }) {
@@ -14,8 +15,8 @@ export function SyncIndicator({ sync }: { sync: SyncStatusView }) {
     return (
       <span className="sync-indicator" data-testid="sync-indicator">
         Central server: <strong className="sync-problem">not configured</strong>{' '}
-        <a href={href('/settings')} title={sync.problem ?? undefined}>
-          set up the remote “{sync.remote.name}”
+        <a href={href('/settings')} title={sync.problem ? boundedText(sync.problem) : undefined}>
+          set up the remote “{boundedText(sync.remote.name)}”
         </a>
       </span>
     );
@@ -23,7 +24,7 @@ export function SyncIndicator({ sync }: { sync: SyncStatusView }) {
   const { pending, parked, conflicts } = sync.outbox;
   return (
     <span className="sync-indicator" data-testid="sync-indicator" aria-live="polite">
-      <a href={href('/sync')} className={`sync-connection sync-${sync.connection}`} title={`Central server ${sync.remote.name}: open the Sync screen`}>
+      <a href={href('/sync')} className={`sync-connection sync-${sync.connection}`} title={`Central server ${boundedText(sync.remote.name)}: open the Sync screen`}>
         <span className="sync-dot" aria-hidden="true" />
         {CONNECTION_TEXT[sync.connection]}
       </a>

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { discardAndLeave, stay, usePendingLeave } from '../stores/unsavedChanges';
+import { boundedText } from './bounded';
 
 function fieldList(fields: readonly string[]): string {
   return fields.length <= 6 ? fields.join(', ') : `${fields.slice(0, 5).join(', ')} and ${fields.length - 5} more`;
@@ -39,7 +40,7 @@ export function UnsavedChangesDialog() {
           <div id="unsaved-text">
             {pending.forms.map((form) => (
               <p key={form.title}>
-                Your changes to {form.title} are not saved: {fieldList(form.fields)}.
+                Your changes to {boundedText(form.title)} are not saved: {fieldList(form.fields)}.
               </p>
             ))}
           </div>

@@ -1,9 +1,12 @@
 /**
  * One row of VirtualTable. It is memoised: scrolling, a page of rows arriving or the keyboard
- * moving re-renders only the rows whose own props changed, not every row in view.
+ * moving re-renders only the rows whose own props changed, not every row in view. A cell holds
+ * at most 256 characters of its value, and so does its title (components/bounded.ts): the row's
+ * detail shows it whole on request.
  */
 import { memo, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { JsonObject } from '../../../shared/resources';
+import { boundedText } from './bounded';
 
 export interface Column {
   readonly key: string;
@@ -25,6 +28,12 @@ function cellText(value: JsonObject[string] | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** What a cell shows: text bounded, anything else as its column renders it. */
+function cellContent(column: Column, row: JsonObject): ReactNode {
+  const shown = column.render ? column.render(row) : cellText(row[column.key]);
+  return typeof shown === 'string' ? boundedText(shown) : shown;
 }
 
 /** A cell's full value as text ('' when only the rendered cell knows it). */
@@ -75,10 +84,10 @@ function VirtualRowView({ id, index, start, row, columns, template, active, sele
       onClick={() => onRowClick(index)}
     >
       {columns.map((c) => {
-        const text = row ? fullText(c, row) : '';
+        const text = row ? boundedText(fullText(c, row)) : '';
         return (
           <div key={c.key} role="gridcell" className="vtable-td" title={text || undefined} data-title-from-text={row && !text ? '' : undefined}>
-            {row ? (c.render ? c.render(row) : cellText(row[c.key])) : <span className="placeholder">…</span>}
+            {row ? cellContent(c, row) : <span className="placeholder">…</span>}
           </div>
         );
       })}

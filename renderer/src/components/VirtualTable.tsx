@@ -11,6 +11,7 @@ import { flushSync } from 'react-dom';
 import { useStore, type StoreApi } from 'zustand';
 import type { JsonObject } from '../../../shared/resources';
 import { failureText, type PagedListState } from '../stores/pagedList';
+import { boundedText } from './bounded';
 import { fitColumns } from './columnsFit';
 import { countText } from './countText';
 import { nextOrdering, sortStateOf } from './listModel';
@@ -206,7 +207,7 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
       // A cell is cut when it overflows, or when a part of what it renders does (a name beside a marker).
       const overflows = (element: Element) => element.scrollWidth > element.clientWidth + 1;
       if (column && activeRow && (overflows(cell) || [...cell.querySelectorAll('*')].some(overflows))) {
-        cut.push({ title: column.title, text: fullText(column, activeRow) || (cell.textContent ?? '') });
+        cut.push({ title: column.title, text: boundedText(fullText(column, activeRow) || (cell.textContent ?? '')) });
       }
     });
     setClipped((before) => (JSON.stringify(before) === JSON.stringify(cut) ? before : cut));
@@ -225,7 +226,7 @@ export function VirtualTable({ label, list, columns: allColumns, onOpen, emptyTe
       </div>
       {error && (
         <p className="notice error" role="alert">
-          {error}
+          {boundedText(error)}
         </p>
       )}
       {count === 0 && !loading && !error && <p className="empty">{emptyText}</p>}

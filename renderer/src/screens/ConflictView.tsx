@@ -2,11 +2,14 @@
  * Conflicts (app.md §3 "update", "delete"): a change made here to a field the central server
  * also changed, to another value, waits for the user. Each is shown with its base (what both
  * sides had), mine and theirs, and resolved field by field; a delete of an object changed on
- * the central server meanwhile is confirmed ("Delete anyway") or given up ("Keep it").
+ * the central server meanwhile is confirmed ("Delete anyway") or given up ("Keep it"). Values are
+ * shown bounded (components/BoundedText.tsx), whichever side they come from.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ConflictField, EntryView } from '../../../shared/app/sync';
 import type { JsonValue } from '../../../shared/resources';
+import { boundedText } from '../components/bounded';
+import { BoundedText } from '../components/BoundedText';
 import { href } from '../router';
 import { useSync } from '../stores/sync';
 import { formatSeen } from './hostsFormat';
@@ -29,19 +32,23 @@ function Value({ field, value, base, className }: { field: string; value: JsonVa
       <ul className={`conflict-value list ${className ?? ''}`}>
         {compared.map((line) => (
           <li key={line.text} className={`item-${line.change}`} title={CHANGE_TITLE[line.change]}>
-            {line.text}
+            <BoundedText value={line.text} label={field} />
           </li>
         ))}
       </ul>
     );
   }
   const line = lines[0] ?? '';
-  return <span className={`conflict-value ${placeholder(line) ? 'placeholder-value' : ''} ${className ?? ''}`}>{line}</span>;
+  return (
+    <span className={`conflict-value ${placeholder(line) ? 'placeholder-value' : ''} ${className ?? ''}`}>
+      <BoundedText value={line} label={field} />
+    </span>
+  );
 }
 
 function ObjectName({ entry }: { entry: EntryView }) {
   const route = entryRoute(entry);
-  return route ? <a href={href(route)}>{entry.label}</a> : <>{entry.label}</>;
+  return route ? <a href={href(route)}>{boundedText(entry.label)}</a> : <>{boundedText(entry.label)}</>;
 }
 
 function EntryHead({ entry, now }: { entry: EntryView; now: number }) {
@@ -59,7 +66,10 @@ function EntryHead({ entry, now }: { entry: EntryView; now: number }) {
         {entry.comment ? (
           <>
             {' '}
-            with the comment <q className="comment">{entry.comment}</q>
+            with the comment{' '}
+            <q className="comment">
+              <BoundedText value={entry.comment} label="Comment" />
+            </q>
           </>
         ) : (
           ', without comment'
@@ -76,7 +86,7 @@ function UpdateConflict({ entry, busy, onChoose }: { entry: EntryView; busy: boo
         This change and the central server changed the same {entry.conflicts.length === 1 ? 'field' : 'fields'} to different values. Choose, field by
         field, which value stays; the other fields of the change were sent already.
       </p>
-      <table className="data conflict-table" aria-label={`Conflicting fields of ${entry.label}`}>
+      <table className="data conflict-table" aria-label={`Conflicting fields of ${boundedText(entry.label)}`}>
         <thead>
           <tr>
             <th scope="col">Field</th>
@@ -122,7 +132,7 @@ function DeleteConflict({ entry, busy, onDelete, onKeep }: { entry: EntryView; b
   return (
     <>
       <p className="notice warn">You deleted this; it was changed on the central server meanwhile.</p>
-      <table className="data conflict-table" aria-label={`Changes to ${entry.label} on the central server`}>
+      <table className="data conflict-table" aria-label={`Changes to ${boundedText(entry.label)} on the central server`}>
         <thead>
           <tr>
             <th scope="col">Field</th>

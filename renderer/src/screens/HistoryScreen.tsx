@@ -14,6 +14,7 @@ import { history as historyResource, type JsonObject } from '../../../shared/res
 import { listPath } from '../../../shared/resources/derived';
 import { orderingOptions, type FilterBarProps } from '../components/ListToolbar';
 import { CENTRAL, HistoryTabs, RemoteHistory } from '../components/RemoteHistory';
+import { boundedText } from '../components/bounded';
 import { errorLineOf } from '../components/resourceFormModel';
 import { VirtualTable, type Column } from '../components/VirtualTable';
 import { paramsOf, useListParams, useObject, usePagedList } from '../hooks';
@@ -33,7 +34,7 @@ const COLUMNS: readonly Column[] = [
   { key: 'date', title: 'Date (UTC)', width: '12.75rem', sort: 'date', render: (row) => formatSeen(row.date).replace(/ UTC$/, '') },
   { key: 'username', title: 'User', width: 'minmax(4.5rem, 0.5fr)', sort: 'username' },
   { key: 'title', title: 'Action', width: 'minmax(7.5rem, 0.8fr)', sort: 'action_type', render: (row) => actionTitle(String(row.action_type ?? ''), typeof row.title === 'string' ? row.title : undefined) },
-  { key: 'description', title: 'Description', width: 'minmax(10rem, 2fr)', render: (row) => <Description entry={row} /> },
+  { key: 'description', title: 'Description', width: 'minmax(10rem, 2fr)', render: (row) => <Description entry={row} inRow /> },
   { key: 'comment', title: 'Comment', width: 'minmax(7rem, 1.4fr)', render: (row) => (typeof row.comment === 'string' ? row.comment : '') },
   { key: 'objects', title: 'Objects', width: 'minmax(6rem, 0.9fr)', render: (row) => <ObjectLinks entry={row} /> },
 ];
@@ -143,7 +144,7 @@ function HistoryFilterBar({ params, errors, onChange, range }: FilterBarProps & 
               {actionTitle(type, typeof title === 'string' ? title : undefined)}
             </option>
           ))}
-          {current !== '' && !choices.some(([type]) => type === current) && <option value={current}>{current}</option>}
+          {current !== '' && !choices.some(([type]) => type === current) && <option value={current}>{boundedText(current)}</option>}
         </select>
       </Filter>
       {range ? (
@@ -171,7 +172,7 @@ function HistoryFilterBar({ params, errors, onChange, range }: FilterBarProps & 
       </Filter>
       {range && params.date && (
         <span className="filter-chip">
-          At exactly <code>{params.date}</code>{' '}
+          At exactly <code>{boundedText(params.date)}</code>{' '}
           <button type="button" className="link" aria-label="Remove the exact date filter" onClick={() => clear('date')}>
             ×
           </button>
@@ -179,7 +180,7 @@ function HistoryFilterBar({ params, errors, onChange, range }: FilterBarProps & 
       )}
       {range && params.object && (
         <span className="filter-chip" data-testid="history-object-filter">
-          Only {objectFilterText(params.object)}
+          Only {boundedText(objectFilterText(params.object))}
           {errors.object ? <span className="field-error"> {errorLineOf(errors.object)}</span> : null}{' '}
           <button type="button" className="link" aria-label="Show the entries of every object" onClick={() => clear('object')}>
             ×

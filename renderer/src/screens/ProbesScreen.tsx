@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { appliances, engineProbe, ruleset, vendorProbe, type JsonObject } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, api } from '../api/client';
+import { boundedText } from '../components/bounded';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ListToolbar } from '../components/ListToolbar';
 import { activeFilters, emptyListText } from '../components/listModel';
@@ -39,7 +40,7 @@ const COLUMNS: readonly Column[] = [
     text: (row) => String(row.name ?? ''),
     render: (row) => (
       <span className="name-cell">
-        <span className="name-text">{String(row.name ?? '')}</span>
+        <span className="name-text">{boundedText(String(row.name ?? ''))}</span>
         <OverrideMarker row={row} />
       </span>
     ),
@@ -68,7 +69,7 @@ function TemplateLink({ probe }: { probe: JsonObject }) {
   return (
     <>
       {' '}
-      · from template <a href={href(`/templates/${pk}`)}>{template.data ? String(template.data.name) : `#${pk}`}</a>
+      · from template <a href={href(`/templates/${pk}`)}>{template.data ? boundedText(String(template.data.name)) : `#${pk}`}</a>
     </>
   );
 }
@@ -94,7 +95,7 @@ function ProbeDetail({ family, pk, params, onChanged, onDeleted }: { family: Fam
   return (
     <section aria-labelledby="probe-title" className="detail">
       <header className="detail-head">
-        <h2 id="probe-title">{String(probe.data.name)}</h2>
+        <h2 id="probe-title">{boundedText(String(probe.data.name))}</h2>
         <span className="muted">
           {title} · pk {pk}
           {family === 'vendor' && <TemplateLink probe={probe.data} />}
@@ -124,12 +125,12 @@ function ProbeDetail({ family, pk, params, onChanged, onDeleted }: { family: Fam
       />
       {deleting && (
         <ConfirmDialog
-          title={`Delete ${String(probe.data.name)}?`}
+          title={`Delete ${boundedText(String(probe.data.name))}?`}
           message={`The ${title}${family === 'vendor' ? ' and its interfaces and protocols are' : ' is'} deleted, with any change not saved; the history keeps a trace.`}
           confirmLabel="Delete probe"
           onClose={() => setDeleting(false)}
           onConfirm={async (comment) => {
-            const name = String(probe.data?.name ?? pk);
+            const name = boundedText(String(probe.data?.name ?? pk));
             await api.delete(`${path}${pk}/`, comment ? { comment } : undefined);
             onChanged();
             onDeleted(`Deleted the ${title} ${name}.`);

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { parseHomeNets } from '../../../shared/eve/identity';
 import { ApiFailure, appCall } from '../api/client';
+import { boundedText } from '../components/bounded';
 import { useStatus } from '../stores/status';
 
 export function HomeNets() {
@@ -65,7 +66,7 @@ export function HomeNets() {
           id="home-nets"
           value={text}
           disabled={!manager}
-          title={text}
+          title={boundedText(text)}
           spellCheck={false}
           aria-invalid={shownError ? 'true' : undefined}
           aria-describedby={shownError ? 'home-nets-error' : !manager ? 'home-nets-readonly' : undefined}

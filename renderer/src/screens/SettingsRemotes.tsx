@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { JsonValue } from '../../../shared/resources';
 import { ApiFailure, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { boundedText } from '../components/bounded';
 import { useStatus } from '../stores/status';
 import { useRemotes } from '../stores/sync';
 import { sentence, tlsText, type RemoteFormField } from './syncFormat';
@@ -128,7 +129,7 @@ function ReplaceToken({ name, onDone, onCancel }: { name: string; onDone: () => 
           .catch((failure: unknown) => setError(errorsOf(failure).token ?? errorsOf(failure).general ?? String(failure)));
       }}
     >
-      <label htmlFor={id}>New token for {name}</label>
+      <label htmlFor={id}>New token for {boundedText(name)}</label>
       <input id={id} type="password" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" autoFocus aria-invalid={error ? true : undefined} />
       <button type="submit">Save token</button>
       <button type="button" onClick={onCancel}>
@@ -191,11 +192,11 @@ export function Remotes() {
           <tbody>
             {remotes.map((remote) => (
               <tr key={remote.name}>
-                <th scope="row">{remote.name}</th>
+                <th scope="row">{boundedText(remote.name)}</th>
                 <td>
-                  <code>{remote.url}</code>
+                  <code>{boundedText(remote.url)}</code>
                 </td>
-                <td title={remote.pin ?? undefined}>{tlsText(remote)}</td>
+                <td title={remote.pin === null ? undefined : boundedText(remote.pin)}>{tlsText(remote)}</td>
                 <td>{remote.hasToken ? 'set' : <span className="field-error">missing</span>}</td>
                 <td className="actions">
                   {replacing === remote.name ? (
@@ -209,10 +210,10 @@ export function Remotes() {
                     />
                   ) : (
                     <>
-                      <button type="button" onClick={() => setReplacing(remote.name)} aria-label={`Replace the token of ${remote.name}`}>
+                      <button type="button" onClick={() => setReplacing(remote.name)} aria-label={`Replace the token of ${boundedText(remote.name)}`}>
                         Replace token
                       </button>
-                      <button type="button" className="danger" onClick={() => setRemoving(remote.name)} aria-label={`Remove remote ${remote.name}`}>
+                      <button type="button" className="danger" onClick={() => setRemoving(remote.name)} aria-label={`Remove remote ${boundedText(remote.name)}`}>
                         Remove
                       </button>
                     </>
@@ -226,7 +227,7 @@ export function Remotes() {
       <AddRemote onAdded={changed} />
       {removing && (
         <ConfirmDialog
-          title={`Remove remote “${removing}”?`}
+          title={`Remove remote “${boundedText(removing)}”?`}
           message="Its token is deleted from this computer. Workspaces bound to it keep their data but cannot sync until a remote of that name is added again."
           confirmLabel="Remove remote"
           withComment={false}

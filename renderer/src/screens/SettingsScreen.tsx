@@ -11,6 +11,8 @@ import { importedAccountsOf, importedAccountsText } from '../../../shared/app/im
 import { bridge } from '../api/bridge';
 import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { copyText } from '../components/clipboard';
+import { boundedText } from '../components/bounded';
 import { HomeNets } from './SettingsHomeNets';
 import { useObject } from '../hooks';
 import { DateTime } from '../components/DateTime';
@@ -28,17 +30,6 @@ function messageOf(error: unknown): string {
     return error.message;
   }
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Text to the clipboard; a page without the Clipboard API copies through a selection. */
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard) return navigator.clipboard.writeText(text);
-  const area = document.createElement('textarea');
-  area.value = text;
-  document.body.append(area);
-  area.select();
-  document.execCommand('copy');
-  area.remove();
 }
 
 /** Sign out of a browser session; the desktop app has no session to end (its window is signed in). */
@@ -78,7 +69,7 @@ function Account() {
       {user.data && (
         <dl className="facts">
           <dt>User</dt>
-          <dd>{String(user.data.username)}</dd>
+          <dd>{boundedText(String(user.data.username))}</dd>
           <dt>Role</dt>
           <dd>{String(user.data.role)}</dd>
           <dt>Joined</dt>
@@ -279,11 +270,11 @@ function Workspaces() {
                   </form>
                 ) : (
                   <>
-                    {row.name} {row.current && <span className="badge">current</span>}
+                    {boundedText(row.name)} {row.current && <span className="badge">current</span>}
                   </>
                 )}
               </th>
-              <td>{row.remote ? <>bound to “{row.remote}”</> : <span className="muted">standalone</span>}</td>
+              <td>{row.remote ? <>bound to “{boundedText(row.remote)}”</> : <span className="muted">standalone</span>}</td>
               <td>{(row.sizeBytes / 1024).toFixed(0)} KiB</td>
               <td className="actions">
                 <button
@@ -338,7 +329,7 @@ function Workspaces() {
           <option value="">none (standalone)</option>
           {remotes.map((remote) => (
             <option key={remote.name} value={remote.name}>
-              {remote.name} ({remote.url})
+              {boundedText(remote.name)} ({boundedText(remote.url)})
             </option>
           ))}
         </select>

@@ -3,10 +3,13 @@
  * reachable, the last push and pull, "Sync now" with a progress bar while it runs, the changes
  * waiting in the outbox, the changes the central server refused with its message (retry or
  * discard), and the conflicts to resolve (`#/sync/conflicts`, `#/sync/conflicts/<seq>`).
- * A standalone workspace has none of this: the screen says how to get a bound one.
+ * A standalone workspace has none of this: the screen says how to get a bound one. Names,
+ * comments and the central server's messages are shown bounded (components/BoundedText.tsx).
  */
 import { useEffect, useState } from 'react';
 import type { EntryView, SyncProgress, SyncStatusView } from '../../../shared/app/sync';
+import { boundedText } from '../components/bounded';
+import { BoundedText } from '../components/BoundedText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { href, useRoute } from '../router';
 import { useStatus } from '../stores/status';
@@ -88,10 +91,10 @@ function RemoteCard({ status, now }: { status: SyncStatusView; now: number }) {
       </div>
       <dl className="facts">
         <dt>Remote</dt>
-        <dd>{status.remote.name}</dd>
+        <dd>{boundedText(status.remote.name)}</dd>
         <dt>URL</dt>
         <dd>
-          <code>{status.remote.url ?? '—'}</code>
+          <code>{status.remote.url === null ? '—' : boundedText(status.remote.url)}</code>
         </dd>
         <dt>Last push</dt>
         <dd>
@@ -102,7 +105,7 @@ function RemoteCard({ status, now }: { status: SyncStatusView; now: number }) {
           <When value={status.lastPull} now={now} />
         </dd>
         <dt>Last error</dt>
-        <dd className={status.lastError ? 'sync-last-error' : undefined}>{status.lastError ?? <span className="muted">none</span>}</dd>
+        <dd className={status.lastError ? 'sync-last-error' : undefined}>{status.lastError !== null ? <BoundedText value={status.lastError} label="Last error" /> : <span className="muted">none</span>}</dd>
       </dl>
       {status.syncing && <ProgressBar progress={status.progress} />}
       {status.connection === 'auth_failed' && (
@@ -139,7 +142,7 @@ function ObjectCell({ entry }: { entry: EntryView }) {
   const route = entryRoute(entry);
   return (
     <>
-      <span className="muted kind">{resourceText(entry.resource)}</span> {route ? <a href={href(route)}>{entry.label}</a> : entry.label}
+      <span className="muted kind">{resourceText(entry.resource)}</span> {route ? <a href={href(route)}>{boundedText(entry.label)}</a> : boundedText(entry.label)}
     </>
   );
 }
@@ -166,22 +169,27 @@ function RefusedChanges({ entries, now }: { entries: readonly EntryView[]; now: 
       </p>
       <ul className="refused-list">
         {entries.map((entry) => (
-          <li key={entry.seq} className="refused" aria-label={`Refused: ${OP_TEXT[entry.op].toLowerCase()} ${entry.label}`}>
+          <li key={entry.seq} className="refused" aria-label={`Refused: ${OP_TEXT[entry.op].toLowerCase()} ${boundedText(entry.label)}`}>
             <div>
               <strong>{OP_TEXT[entry.op]}</strong> <ObjectCell entry={entry} />{' '}
               <span className="muted">
                 · {ageText(entry.created, now)}
-                {entry.comment ? <> · “{entry.comment}”</> : null}
+                {entry.comment ? (
+                  <>
+                    {' '}
+                    · “<BoundedText value={entry.comment} label="Comment" />”
+                  </>
+                ) : null}
               </span>
             </div>
             <p className="remote-message">
-              <span className="muted">The central server answered:</span> {entry.message ?? 'no reason given'}
+              <span className="muted">The central server answered:</span> {entry.message !== null ? <BoundedText value={entry.message} label="The central server's answer" /> : 'no reason given'}
             </p>
             <div className="actions">
-              <button type="button" onClick={() => void retry(entry.seq)} aria-label={`Retry ${entry.label}`}>
+              <button type="button" onClick={() => void retry(entry.seq)} aria-label={`Retry ${boundedText(entry.label)}`}>
                 Retry
               </button>
-              <button type="button" className="danger" onClick={() => setDiscarding(entry)} aria-label={`Discard ${entry.label}`}>
+              <button type="button" className="danger" onClick={() => setDiscarding(entry)} aria-label={`Discard ${boundedText(entry.label)}`}>
                 Discard
               </button>
             </div>
@@ -190,7 +198,7 @@ function RefusedChanges({ entries, now }: { entries: readonly EntryView[]; now: 
       </ul>
       {discarding && (
         <ConfirmDialog
-          title={`Discard the ${OP_TEXT[discarding.op].toLowerCase()} of “${discarding.label}”?`}
+          title={`Discard the ${OP_TEXT[discarding.op].toLowerCase()} of “${boundedText(discarding.label)}”?`}
           message={
             discarding.op === 'create'
               ? 'The object made here is removed, with every later change to it. The central server is not told anything.'
@@ -231,7 +239,7 @@ function Outbox({ entries, now }: { entries: readonly EntryView[]; now: number }
                 <td>
                   <ObjectCell entry={entry} />
                 </td>
-                <td className="muted">{changedFields(entry)}</td>
+                <td className="muted">{boundedText(changedFields(entry))}</td>
                 <td>
                   {entry.state === 'conflict' ? (
                     <a className="state state-conflict" href={href(`/sync/conflicts/${entry.seq}`)}>
@@ -241,7 +249,7 @@ function Outbox({ entries, now }: { entries: readonly EntryView[]; now: number }
                     <span className={`state state-${entry.state}`}>{STATE_TEXT[entry.state]}</span>
                   )}
                 </td>
-                <td>{entry.comment ?? <span className="muted">—</span>}</td>
+                <td>{entry.comment !== null ? <BoundedText value={entry.comment} label="Comment" /> : <span className="muted">—</span>}</td>
                 <td>
                   <time dateTime={entry.created} title={dateTitle(entry.created)}>
                     {ageText(entry.created, now)}
@@ -272,7 +280,7 @@ function Standalone() {
     <section className="sync-card" aria-labelledby="sync-standalone-title">
       <h2 id="sync-standalone-title">This workspace is standalone</h2>
       <p>
-        {workspace ? <>“{workspace}” </> : 'This workspace '}is not bound to a central server: what you change here stays on this computer, and there is
+        {workspace ? <>“{boundedText(workspace)}” </> : 'This workspace '}is not bound to a central server: what you change here stays on this computer, and there is
         nothing to sync.
       </p>
       <p>

@@ -8,6 +8,7 @@ import { useStore } from 'zustand';
 import { vendorProbeTemplate, type JsonObject } from '../../../shared/resources';
 import { ApiFailure, api } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { boundedText } from '../components/bounded';
 import { ConflictNotice } from '../components/ConflictNotice';
 import { HistoryLink } from '../components/HistoryLink';
 import { ResourceForm } from '../components/ResourceForm';
@@ -57,7 +58,7 @@ function parentOptions(templates: readonly TemplateSummary[], self: number | und
   const below = self === undefined ? new Set<number>() : descendantsOf(templates, self);
   const options = templates
     .filter((t) => t.pk !== self)
-    .map((t): RefOption => (below.has(t.pk) ? { value: t.pk, label: `${t.name} (inherits from this one)`, disabled: true } : { value: t.pk, label: t.name }));
+    .map((t): RefOption => (below.has(t.pk) ? { value: t.pk, label: `${boundedText(t.name)} (inherits from this one)`, disabled: true } : { value: t.pk, label: t.name }));
   return { options };
 }
 
@@ -116,8 +117,8 @@ function UsedBy({ name, children, probes, query }: { name: string; children: rea
           <ul className="used-by-list" aria-labelledby="used-by-templates">
             {children.map((child) => (
               <li key={child.pk}>
-                <a href={href(`/templates/${child.pk}`, query)}>{child.name}</a>
-                {child.descr && <span className="muted"> — {child.descr}</span>}
+                <a href={href(`/templates/${child.pk}`, query)}>{boundedText(child.name)}</a>
+                {child.descr && <span className="muted"> — {boundedText(child.descr)}</span>}
               </li>
             ))}
           </ul>
@@ -129,7 +130,7 @@ function UsedBy({ name, children, probes, query }: { name: string; children: rea
           {/* Room for a few rows; the list scrolls (and reads its pages) beyond them. */}
           <div className="used-by-probes" style={{ height: `calc(${rowsShown * ROW_HEIGHT}px + 4.2rem)` }}>
             <VirtualTable
-              label={`Probes using ${name}`}
+              label={`Probes using ${boundedText(name)}`}
               list={probes.list}
               columns={PROBE_COLUMNS}
               rowKey={(row) => String(row.pk)}
@@ -196,13 +197,13 @@ function TemplateDetail({
   return (
     <section aria-labelledby="template-title" className="detail">
       <header className="detail-head">
-        <h2 id="template-title">{String(data.name)}</h2>
+        <h2 id="template-title">{boundedText(String(data.name))}</h2>
         <span className="muted">
           template · pk {pk}
           {parent && (
             <>
               {' '}
-              · inherits from <a href={href(`/templates/${parent.pk}`, query)}>{parent.name}</a>
+              · inherits from <a href={href(`/templates/${parent.pk}`, query)}>{boundedText(parent.name)}</a>
             </>
           )}
           <HistoryLink type={vendorProbeTemplate.name} pk={pk} />
@@ -257,7 +258,7 @@ function TemplateDetail({
       </div>
       {deleting && (
         <ConfirmDialog
-          title={`Delete the template ${String(data.name)}?`}
+          title={`Delete the template ${boundedText(String(data.name))}?`}
           message={DELETE_MESSAGE}
           confirmLabel="Delete template"
           onClose={() => setDeleting(false)}
@@ -271,7 +272,7 @@ function TemplateDetail({
               throw error instanceof ApiFailure ? new Error(summariseRefusal(error.message)) : error;
             }
             onChanged();
-            onDeleted(`Deleted the template ${String(data.name)}.`);
+            onDeleted(`Deleted the template ${boundedText(String(data.name))}.`);
             // The form's changes went with the template: nothing is left to ask about.
             navigate(href('/templates', query), { force: true });
           }}
@@ -283,7 +284,8 @@ function TemplateDetail({
 
 function NewTemplate({ parent, templates, query, onCreated }: { parent: number | undefined; templates: readonly TemplateSummary[]; query: Record<string, string>; onCreated: () => void }) {
   const options = useMemo(() => parentOptions(templates, undefined), [templates]);
-  const parentName = templates.find((t) => t.pk === parent)?.name;
+  const found = templates.find((t) => t.pk === parent)?.name;
+  const parentName = found === undefined ? undefined : boundedText(found);
   return (
     <section aria-labelledby="new-template-title" className="detail">
       <h2 id="new-template-title">{parentName ? `New template under ${parentName}` : 'New template'}</h2>

@@ -2,10 +2,13 @@
  * One history entry in full (api.md §5): when, who and from where, the action, the description
  * with its linked objects opening their screens while they exist, the comment, the objects, and
  * the fields the write changed, before and after (recorded by the app, `/app/history/<pk>/changes`).
+ * Values are shown bounded (components/BoundedText.tsx): a comment or a value may be 100 KB.
  */
 import { appPath } from '../../../shared/app/routes';
 import { history, type JsonObject, type JsonValue } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
+import { BoundedText } from '../components/BoundedText';
+import { boundedText } from '../components/bounded';
 import { useObject } from '../hooks';
 import { href } from '../router';
 import { formatSeen } from './hostsFormat';
@@ -25,18 +28,19 @@ import { fieldLabel, valueLines } from './syncFormat';
 
 function ObjectLink({ object, onFollow }: { object: LinkedObject; onFollow?: () => void }) {
   const route = objectRoute(object);
-  if (!route) return <span className={object.type !== undefined && object.pk === undefined ? 'deleted-object' : undefined}>{object.value}</span>;
+  const name = boundedText(object.value);
+  if (!route) return <span className={object.type !== undefined && object.pk === undefined ? 'deleted-object' : undefined}>{name}</span>;
   return (
     <a
       href={href(route)}
-      title={`Open ${typeLabel(object.type)} ${object.value}`}
+      title={`Open ${typeLabel(object.type)} ${name}`}
       onClick={(event) => {
         // Inside a list row, following the link must not also open the entry.
         event.stopPropagation();
         onFollow?.();
       }}
     >
-      {object.value}
+      {name}
     </a>
   );
 }
@@ -57,13 +61,15 @@ export function ObjectLinks({ entry }: { entry: JsonObject }) {
   );
 }
 
-export function Description({ entry }: { entry: JsonObject }) {
+/** An entry's description, its objects linked; in a list row its text is cut, in the entry shown on request. */
+export function Description({ entry, inRow = false }: { entry: JsonObject; inRow?: boolean }) {
   const objects = linkedObjects(entry.ua_objects);
   const parts = descriptionParts(String(entry.description_raw ?? ''), String(entry.username ?? ''), objects);
-  if (!parts) return <>{String(entry.description ?? '')}</>;
+  const text = (value: string) => (inRow ? boundedText(value) : <BoundedText value={value} label="Description" />);
+  if (!parts) return <>{text(String(entry.description ?? ''))}</>;
   return (
     <>
-      {parts.map((part, i) => ('text' in part ? <span key={i}>{part.text}</span> : <ObjectLink key={i} object={part.object} />))}
+      {parts.map((part, i) => ('text' in part ? <span key={i}>{text(part.text)}</span> : <ObjectLink key={i} object={part.object} />))}
     </>
   );
 }
@@ -72,11 +78,18 @@ export function Description({ entry }: { entry: JsonObject }) {
 function ChangeValue({ field, value, present }: { field: string; value: JsonValue | undefined; present: boolean }) {
   if (!present) return <span className="muted">—</span>;
   const lines = valueLines(field, value);
-  if (lines.length === 1 && !Array.isArray(value)) return <span className="change-value">{lines[0]}</span>;
+  if (lines.length === 1 && !Array.isArray(value))
+    return (
+      <span className="change-value">
+        <BoundedText value={lines[0] ?? ''} label={field} />
+      </span>
+    );
   return (
     <ul className="change-value list">
       {lines.map((line) => (
-        <li key={line}>{line}</li>
+        <li key={line}>
+          <BoundedText value={line} label={field} />
+        </li>
       ))}
     </ul>
   );
@@ -159,7 +172,7 @@ export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (changes:
   return (
     <article className="history-entry" aria-labelledby="history-entry-title">
       <header className="detail-head">
-        <h2 id="history-entry-title">{actionTitle(String(data.action_type), typeof data.title === 'string' ? data.title : undefined)}</h2>
+        <h2 id="history-entry-title">{boundedText(actionTitle(String(data.action_type), typeof data.title === 'string' ? data.title : undefined))}</h2>
         <span className="muted">entry {pk}</span>
       </header>
       <p className="entry-description">
@@ -177,22 +190,22 @@ export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (changes:
         </dd>
         <dt>User</dt>
         <dd>
-          {String(data.username)}{' '}
+          {boundedText(String(data.username))}{' '}
           <button type="button" className="link" onClick={() => onFilter({ username: String(data.username) })}>
             only this user
           </button>
         </dd>
         <dt>From address</dt>
-        <dd>{String(data.client_ip ?? '') || '—'}</dd>
+        <dd>{boundedText(String(data.client_ip ?? '')) || '—'}</dd>
         <dt>Action type</dt>
         <dd>
-          <code>{String(data.action_type)}</code>{' '}
+          <code>{boundedText(String(data.action_type))}</code>{' '}
           <button type="button" className="link" onClick={() => onFilter({ action_type: String(data.action_type) })}>
             only this action
           </button>
         </dd>
         <dt>Comment</dt>
-        <dd className="entry-comment">{comment ?? <span className="muted">no comment</span>}</dd>
+        <dd className="entry-comment">{comment !== undefined ? <BoundedText value={comment} label="Comment" /> : <span className="muted">no comment</span>}</dd>
       </dl>
       <EntryChanges pk={pk} entry={data} />
       {objects.length > 0 && (
@@ -211,7 +224,7 @@ export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (changes:
               {objects.map((object) => (
                 <tr key={object.key}>
                   <td>
-                    <code>{object.key}</code>
+                    <code>{boundedText(object.key)}</code>
                   </td>
                   <td>{typeLabel(object.type)}</td>
                   <td>

@@ -9,6 +9,8 @@ import type { JsonObject, JsonValue } from '../../../shared/resources';
 import { bridge } from '../api/bridge';
 import { ApiFailure, appCall, withQuery } from '../api/client';
 import { ImportForm } from '../components/ImportForm';
+import { boundedText } from '../components/bounded';
+import { BoundedText } from '../components/BoundedText';
 import { formatBytes } from './hostsFormat';
 import { uploadFile, type Upload } from './hostsUpload';
 
@@ -75,7 +77,7 @@ function CountedList({ label, items, what }: { label: string; items: readonly Co
     <ul aria-label={label}>
       {items.map((s) => (
         <li key={s.reason}>
-          {s.count.toLocaleString()} {what(s.count)}, {s.reason} (first: {s.first.map((w) => w.replace(/^.*:/, 'line ')).join(', ')})
+          {s.count.toLocaleString()} {what(s.count)}, {boundedText(s.reason)} (first: {s.first.map((w) => w.replace(/^.*:/, 'line ')).join(', ')})
         </li>
       ))}
     </ul>
@@ -242,7 +244,7 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
       {phase.kind === 'done' && <SummaryView summary={phase.summary} />}
       {phase.kind === 'failed' && (
         <p className="notice error" role="alert">
-          {phase.message}
+          <BoundedText value={phase.message} label="The message" />
         </p>
       )}
     </section>

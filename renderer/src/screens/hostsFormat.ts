@@ -5,15 +5,16 @@
  */
 import { parseIp } from '../../../shared/api/address';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
+import { boundedText } from '../components/bounded';
 
-/** The address box: the canonical address, or why the text is not one. */
+/** The address box: the canonical address, or why the text is not one (quoting it bounded: it may come from a link). */
 export function checkAddress(text: string): { readonly ip: string } | { readonly error: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { error: 'Type an IPv4 or IPv6 address, e.g. 10.0.0.5 or 2001:db8::1.' };
   const ip = parseIp(trimmed);
   if (ip) return { ip: ip.text };
-  if (/\/\d+$/.test(trimmed)) return { error: `“${trimmed}” is a network; type one address of it, e.g. 10.0.0.5.` };
-  return { error: `“${trimmed}” is not an IPv4 or IPv6 address (e.g. 10.0.0.5 or 2001:db8::1).` };
+  if (/\/\d+$/.test(trimmed)) return { error: `“${boundedText(trimmed)}” is a network; type one address of it, e.g. 10.0.0.5.` };
+  return { error: `“${boundedText(trimmed)}” is not an IPv4 or IPv6 address (e.g. 10.0.0.5 or 2001:db8::1).` };
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;

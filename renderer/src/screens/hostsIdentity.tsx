@@ -1,12 +1,15 @@
 /**
  * One address's host identity (api.md §7) from the local data: first/last seen, home net,
  * networks, then one table per list (hostnames, users, roles, agents, fingerprints, SSH clients,
- * services with their details), and "nothing known" when the API answers `{ip, hits: 0}`.
+ * services with their details), and "nothing known" when the API answers `{ip, hits: 0}`. Every
+ * value is shown bounded (components/BoundedText.tsx): a host file or an EVE log may hold 100 KB
+ * in one.
  */
 import { useId, type ReactNode } from 'react';
 import { hostId, type HostListName, type JsonObject, type JsonValue } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { useObject } from '../hooks';
+import { BoundedText } from '../components/BoundedText';
 import { DateTime } from '../components/DateTime';
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
@@ -22,6 +25,11 @@ function text(value: JsonValue | undefined): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.map((v) => text(v)).join(', ');
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** A value of the identity as the page shows it: at most 256 characters until asked for all. */
+function Value({ value, label }: { value: JsonValue | undefined; label: string }) {
+  return <BoundedText value={text(value)} label={label} />;
 }
 
 function Seen({ value }: { value: JsonValue | undefined }) {
@@ -50,7 +58,7 @@ const simple = (list: HostListName, title: string, plural: string, column: strin
   list,
   title,
   plural,
-  columns: [{ title: column, cell: (item) => text(item[key]) }, ...seenColumns],
+  columns: [{ title: column, cell: (item) => <Value value={item[key]} label={column} /> }, ...seenColumns],
 });
 
 const fingerprints = (list: HostListName, title: string, plural: string): Section => ({
@@ -58,14 +66,23 @@ const fingerprints = (list: HostListName, title: string, plural: string): Sectio
   title,
   plural,
   columns: [
-    { title: 'Hash', cell: (item) => <code>{text(item.hash)}</code> },
+    {
+      title: 'Hash',
+      cell: (item) => (
+        <code>
+          <Value value={item.hash} label="Hash" />
+        </code>
+      ),
+    },
     {
       title: 'Agents',
       cell: (item) =>
         Array.isArray(item.agent) && item.agent.length > 0 ? (
           <ul className="plain">
             {item.agent.map((agent, i) => (
-              <li key={i}>{text(agent)}</li>
+              <li key={i}>
+                <Value value={agent} label="Agent" />
+              </li>
             ))}
           </ul>
         ) : (
@@ -134,7 +151,9 @@ function ServiceDetails({ value }: { value: JsonObject }) {
       {facts.map(([term, detail]) => (
         <div key={term}>
           <dt>{term}</dt>
-          <dd>{detail}</dd>
+          <dd>
+            <BoundedText value={detail} label={term} />
+          </dd>
         </div>
       ))}
     </dl>
@@ -165,9 +184,9 @@ function ServicesTable({ services }: { services: readonly JsonObject[] }) {
           {rows.map(({ key, service, value }) => (
             <tr key={key}>
               <td className="service-port">
-                {text(service.proto)}/{text(service.port)}
+                <Value value={service.proto} label="Protocol" />/<Value value={service.port} label="Port" />
               </td>
-              <td>{value ? text(value.app_proto) : '—'}</td>
+              <td>{value ? <Value value={value.app_proto} label="App protocol" /> : '—'}</td>
               <td className="service-details">{value ? <ServiceDetails value={value} /> : null}</td>
               <td className="seen-range">
                 {value ? (
@@ -217,7 +236,7 @@ export function HostIdentity({ ip, hits, hostId }: { ip: string; hits: JsonValue
       </dl>
       {networks.length > 0 && (
         <ListTable
-          section={{ list: 'net_info', title: 'Networks', plural: 'networks', columns: [{ title: 'Network', cell: (item) => text(item.agg) }, ...seenColumns] }}
+          section={{ list: 'net_info', title: 'Networks', plural: 'networks', columns: [{ title: 'Network', cell: (item) => <Value value={item.agg} label="Network" /> }, ...seenColumns] }}
           items={networks}
         />
       )}

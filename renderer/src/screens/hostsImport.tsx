@@ -9,6 +9,8 @@ import { hostId, type JsonValue } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { ApiFailure, withQuery } from '../api/client';
 import { ImportForm } from '../components/ImportForm';
+import { boundedText } from '../components/bounded';
+import { BoundedText } from '../components/BoundedText';
 import { formatBytes, invalidEntries, type InvalidEntry } from './hostsFormat';
 import { uploadJsonFile, type Upload } from './hostsUpload';
 
@@ -151,7 +153,9 @@ export function HostImport({ onImported, onClose }: { onImported: (count: number
       </div>
       {phase.kind === 'failed' && (
         <div className="notice error" role="alert">
-          <p>{phase.message}</p>
+          <p>
+            <BoundedText value={phase.message} label="The message" />
+          </p>
           {phase.entries && phase.entries.first.length > 0 && (
             <ul className="entry-errors" aria-label="Entries in error">
               {phase.entries.first.map((entry) => (
@@ -160,9 +164,9 @@ export function HostImport({ onImported, onClose }: { onImported: (count: number
                   <ul>
                     {entry.problems.map((problem, i) => (
                       <li key={i}>
-                        {problem.path ? <code>{problem.path}</code> : null}
+                        {problem.path ? <code>{boundedText(problem.path)}</code> : null}
                         {problem.path ? ': ' : ''}
-                        {problem.message}
+                        <BoundedText value={problem.message} label="The message" />
                       </li>
                     ))}
                   </ul>

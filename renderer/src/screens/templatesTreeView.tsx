@@ -1,8 +1,10 @@
 /**
  * The template tree as a WAI-ARIA tree: one tab stop (the focused item), arrows move and
- * expand/collapse, Home/End, type-ahead, Enter or Space opens a template.
+ * expand/collapse, Home/End, type-ahead, Enter or Space opens a template. Names and
+ * descriptions are cut at 256 characters: the template's page has them whole.
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { boundedText } from '../components/bounded';
 import { pathTo, treeKey, visibleRows, type TreeNode } from './templatesTree';
 
 interface Props {
@@ -102,9 +104,9 @@ export function TemplateTreeView({ forest, selected, onOpen, expandAll = false, 
               {hasChildren ? (expanded ? '▾' : '▸') : '·'}
             </span>
             <span id={labelId} className="tree-name">
-              {name}
+              {boundedText(name)}
             </span>
-            {descr && <span className="tree-descr">{descr}</span>}
+            {descr && <span className="tree-descr">{boundedText(descr)}</span>}
             {usage && (
               // The badge is drawn by CSS from data-usage and read as the item's description (the
               // hidden text): the item's name stays the template's name alone.
