@@ -49,7 +49,7 @@ export async function serve(args: readonly string[], out: (line: string) => void
     instance: instanceFor(values.host),
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     ...(adminToken === undefined ? {} : { adminToken }),
-    sync: { auto: true },
+    sync: { auto: true, label: 'serve' },
   });
   try {
     let tls: TlsMaterial | undefined;
@@ -66,6 +66,8 @@ export async function serve(args: readonly string[], out: (line: string) => void
     out(`listening on ${server.url}`);
     out(rendererDir ? `web UI: ${server.url}/ (sign in with the token)` : 'web UI: not built (npm run serve builds it, or npm run build:renderer); the API is served');
     return async () => {
+      // The sync lease first: an `outpost sync` run right after Ctrl-C finds it free.
+      await host.stopSyncing();
       await server.close();
       await host.close();
     };

@@ -6,7 +6,7 @@
 import { crashFaults } from '../remote/faults';
 import type { JsonValue } from '../../shared/resources';
 import type { EntryView, SyncProgress, SyncReport } from '../../shared/app/sync';
-import { ResolveError } from '../remote/engine';
+import { ResolveError, waitingLine } from '../remote/engine';
 import { RemoteSession } from '../remote/session';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceHost } from '../workspaces/host';
@@ -25,7 +25,10 @@ export const SYNC = defineCommand({
     'allow-mass-delete': { type: 'boolean', help: 'let a pull delete 90 % or more of what the workspace holds of a kind' },
     'page-size': { type: 'string', value: 'N', help: 'objects per page when pulling' },
   },
-  notes: ['Exit status: 0 all pushed and pulled; 2 conflicts or refused changes wait; 1 error.'],
+  notes: [
+    'Exit status: 0 all pushed and pulled; 2 conflicts or refused changes wait; 1 error.',
+    'A sync another Outpost process runs on the workspace (the app, outpost serve) is waited for, up to 30 s.',
+  ],
 });
 
 export const CONFLICTS = defineCommand({
@@ -87,7 +90,7 @@ async function openBound(values: { data?: string | undefined; workspace?: string
     instance: instanceFor('127.0.0.1'),
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     // The crash-safety tests kill this process at a sync step (remote/faults.ts).
-    sync: { auto: false, faults: crashFaults(process.env.OUTPOST_SYNC_CRASH), ...(pageSize === undefined ? {} : { pageSize }) },
+    sync: { auto: false, label: 'sync', faults: crashFaults(process.env.OUTPOST_SYNC_CRASH), ...(pageSize === undefined ? {} : { pageSize }) },
   });
   try {
     const session = host.session();
@@ -122,6 +125,11 @@ function summary(report: SyncReport, workspace: string): string[] {
   return lines;
 }
 
+/** OUTPOST_SYNC_WAIT_MS, for the tests only: a shorter wait for another process's sync than LEASE_WAIT_MS. */
+function leaseWaitFromEnv(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
 export async function syncCommand(args: readonly string[], out: Out): Promise<number> {
   const { values } = parseCommand(args, SYNC);
   return openBound(values, async ({ host, session }) => {
@@ -136,7 +144,12 @@ export async function syncCommand(args: readonly string[], out: Out): Promise<nu
           process.stderr.write(`\r${bar(progress)}\x1b[K`);
         })
       : () => undefined;
-    const report = await session.syncNow({ allowMassDelete: values['allow-mass-delete'] ?? false });
+    const waitMs = leaseWaitFromEnv(process.env.OUTPOST_SYNC_WAIT_MS);
+    const report = await session.syncNow({
+      allowMassDelete: values['allow-mass-delete'] ?? false,
+      // Another process's sync (the app, `outpost serve`, another `outpost sync`) is waited for.
+      waitForLease: { ...(waitMs === undefined ? {} : { ms: waitMs }), onWaiting: (holder, ms) => process.stderr.write(`outpost: ${waitingLine(holder, ms)}\n`) },
+    });
     stop();
     if (tty) process.stderr.write('\r\x1b[K');
     if (values.json) out(JSON.stringify({ workspace: host.name, remote: session.config.name, ...report }, null, 2));
