@@ -88,7 +88,7 @@ export async function runServerProcess(run: ServerProcessRun): Promise<RunningSe
       instance: instanceFor('127.0.0.1'),
       ...(run.nativeBinding ? { nativeBinding: run.nativeBinding } : {}),
       ...(secrets ? { secrets } : {}),
-      sync: { auto: true },
+      sync: { auto: true, label: 'app' },
     });
     const handler = createAppHandler({ host, version: VERSION, ...(run.rendererDir ? { rendererDir: run.rendererDir } : {}) });
     const server = await listen(handler, { host: '127.0.0.1', port: 0 }, log);
@@ -96,6 +96,8 @@ export async function runServerProcess(run: ServerProcessRun): Promise<RunningSe
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> =>
       (stopping ??= (async () => {
+        // The sync lease first: an `outpost sync` run right after the app closes finds it free.
+        await opened.stopSyncing();
         await server.close();
         await opened.close();
         run.exit(0);

@@ -99,6 +99,42 @@ function directWriters(files: readonly string[]): string[] {
   return files.filter((file) => file !== CLI_OUTPUT && /\bprocess\.(stdout|stderr)\b|\bconsole\./.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
 }
 
+const STORE = 'electron/server/store';
+
+/**
+ * The files of the store that use the SQLite connection itself, each for its reason. Every other
+ * file of the store goes through store.ts (query(), command(), exec() inside a write, write(),
+ * inSnapshot()), where each statement is prepared once, named, timed and logged when slow.
+ */
+const RAW_CONNECTION: Readonly<Record<string, string>> = {
+  [`${STORE}/store.ts`]: 'the store itself: it prepares, names and times every statement',
+  [`${STORE}/database.ts`]: 'opens the connection (its pragmas) and runs the migrations, before any store exists over it',
+  [`${STORE}/migrations`]: "a migration's code runs on the bare connection, inside database.ts's migration transaction, before any store exists",
+};
+
+/**
+ * The calls of `file` on a connection rather than the store: `.prepare(`, `.pragma(` and
+ * `.transaction(` anywhere; `.exec(` unless on the store (`store.exec`, only inside a write) or on
+ * a regular expression (a literal, or a constant named in capitals).
+ */
+function connectionCalls(file: string): string[] {
+  const found: string[] = [];
+  fs.readFileSync(path.join(ROOT, file), 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      for (const match of line.matchAll(/\.(prepare|pragma|transaction|exec)\(/g)) {
+        const receiver = line.slice(0, match.index);
+        if (match[1] === 'exec' && /(?:\bstore|\/[dgimsuvy]*|\b[A-Z][A-Z0-9_]*)$/.test(receiver)) continue;
+        found.push(`${file}:${index + 1} calls .${match[1]}( on the connection`);
+      }
+    });
+  return found;
+}
+
+function usesConnection(files: readonly string[]): string[] {
+  return files.filter((file) => !Object.keys(RAW_CONNECTION).some((allowed) => contains(allowed, file))).flatMap(connectionCalls);
+}
+
 describe('layering', () => {
   test('every source file of electron/ and shared/ belongs to a layer', () => {
     expect(NODE_SOURCES.filter((file) => layerOf(file) === undefined)).toEqual([]);
@@ -157,6 +193,34 @@ describe('layering', () => {
     for (const file of NODE_SOURCES) {
       if (file.startsWith('electron/main/') || file.startsWith('electron/preload/')) continue;
       for (const target of importsOf(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^electron(\/|$)/);
+    }
+  });
+
+  test('within the store, every statement goes through store.ts (its other files call no prepare or exec on the connection)', () => {
+    expect(usesConnection(NODE_SOURCES.filter((file) => file.startsWith(`${STORE}/`)))).toEqual([]);
+  });
+
+  test('the check finds a statement prepared or run beside the store, and lets the store and regular expressions be', () => {
+    const probe = `${STORE}/__sql_probe__.ts`;
+    fs.writeFileSync(
+      path.join(ROOT, probe),
+      [
+        "export const a = (db: any) => db.prepare('SELECT 1').get();",
+        "export const b = (store: any) => store.db.exec('BEGIN');",
+        "export const c = (store: any) => store.exec('DROP TABLE t');",
+        'export const d = (sql: string) => /^CREATE TABLE/i.exec(sql);',
+        'export const e = (sql: string, NAME: RegExp) => NAME.exec(sql);',
+        "export const f = (db: any) => db.pragma('foreign_keys');",
+      ].join('\n') + '\n',
+    );
+    try {
+      expect(usesConnection([probe])).toEqual([
+        `${probe}:1 calls .prepare( on the connection`,
+        `${probe}:2 calls .exec( on the connection`,
+        `${probe}:6 calls .pragma( on the connection`,
+      ]);
+    } finally {
+      fs.rmSync(path.join(ROOT, probe));
     }
   });
 

@@ -50,7 +50,7 @@ export async function serve(args: readonly string[], out: Output): Promise<() =>
     instance: instanceFor(values.host),
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     ...(adminToken === undefined ? {} : { adminToken }),
-    sync: { auto: true, log: (message) => out.stderr(line`outpost: ${message}`) },
+    sync: { auto: true, label: 'serve', log: (message) => out.stderr(line`outpost: ${message}`) },
   });
   try {
     let tls: TlsMaterial | undefined;
@@ -67,6 +67,8 @@ export async function serve(args: readonly string[], out: Output): Promise<() =>
     out.line(line`listening on ${server.url}`);
     out.line(rendererDir ? line`web UI: ${server.url}/ (sign in with the token)` : line`web UI: not built (npm run serve builds it, or npm run build:renderer); the API is served`);
     return async () => {
+      // The sync lease first: an `outpost sync` run right after Ctrl-C finds it free.
+      await host.stopSyncing();
       await server.close();
       await host.close();
     };

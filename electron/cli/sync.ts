@@ -5,12 +5,12 @@
  */
 import { crashFaults } from '../remote/faults';
 import type { EntryView, SyncProgress, SyncReport } from '../../shared/app/sync';
-import { ResolveError } from '../remote/engine';
+import { ResolveError, waitingLine } from '../remote/engine';
 import { RemoteSession } from '../remote/session';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceHost } from '../workspaces/host';
 import { instanceFor, parseCommand } from './context';
-import { jsonWords, line, type Line, type Output } from './output';
+import { jsonWords, line, ownWords, type Line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
 
 const JSON_OPTION = { json: { type: 'boolean', help: 'print JSON' } } as const;
@@ -25,7 +25,10 @@ export const SYNC = defineCommand({
     'allow-mass-delete': { type: 'boolean', help: 'let a pull delete 90 % or more of what the workspace holds of a kind' },
     'page-size': { type: 'string', value: 'N', help: 'objects per page when pulling' },
   },
-  notes: ['Exit status: 0 all pushed and pulled; 2 conflicts or refused changes wait; 1 error.'],
+  notes: [
+    'Exit status: 0 all pushed and pulled; 2 conflicts or refused changes wait; 1 error.',
+    'A sync another Outpost process runs on the workspace (the app, outpost serve) is waited for, up to 30 s.',
+  ],
 });
 
 export const CONFLICTS = defineCommand({
@@ -91,6 +94,7 @@ async function openBound(
     // The crash-safety tests kill this process at a sync step (remote/faults.ts).
     sync: {
       auto: false,
+      label: 'sync',
       faults: crashFaults(process.env.OUTPOST_SYNC_CRASH),
       log: (message) => out.stderr(line`outpost: ${message}`),
       ...(pageSize === undefined ? {} : { pageSize }),
@@ -128,6 +132,11 @@ function summary(report: SyncReport): Line[] {
   return lines;
 }
 
+/** OUTPOST_SYNC_WAIT_MS, for the tests only: a shorter wait for another process's sync than LEASE_WAIT_MS. */
+function leaseWaitFromEnv(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
 export async function syncCommand(args: readonly string[], out: Output): Promise<number> {
   const { values } = parseCommand(args, SYNC);
   return openBound(values, out, async ({ host, session }) => {
@@ -142,7 +151,12 @@ export async function syncCommand(args: readonly string[], out: Output): Promise
           shown.show(bar(progress));
         })
       : () => undefined;
-    const report = await session.syncNow({ allowMassDelete: values['allow-mass-delete'] ?? false });
+    const waitMs = leaseWaitFromEnv(process.env.OUTPOST_SYNC_WAIT_MS);
+    const report = await session.syncNow({
+      allowMassDelete: values['allow-mass-delete'] ?? false,
+      // Another process's sync (the app, `outpost serve`, another `outpost sync`) is waited for.
+      waitForLease: { ...(waitMs === undefined ? {} : { ms: waitMs }), onWaiting: (holder, ms) => out.stderr(ownWords(`outpost: ${waitingLine(holder, ms)}`)) },
+    });
     stop();
     shown?.clear();
     if (values.json) out.json({ workspace: host.name, remote: session.config.name, ...report });

@@ -11,18 +11,23 @@ import type { Services } from '../server/store/services';
 import { RemoteError, type RemoteClient } from './client';
 import { ConflictResolver } from './conflicts';
 import { NO_FAULTS, type SyncFaults } from './faults';
-import { SyncBusyError, SyncLease } from './lease';
+import { SyncBusyError, SyncLease, type LeaseWait } from './lease';
 import { OutboxView } from './outboxView';
 import { MassDeleteError, Puller, type PullProgress } from './pull';
 import { Pusher, SyncStopped } from './push';
 
 export { ResolveError } from './conflicts';
-export { SyncBusyError } from './lease';
+export { LEASE_WAIT_MS, SyncBusyError, waitingLine, type LeaseHolder, type LeaseWait } from './lease';
 
 export interface SyncOptions {
   readonly allowMassDelete?: boolean;
   /** Who asked (the local history's user); the local admin when not given. */
   readonly user?: { readonly pk: number; readonly username: string };
+  /**
+   * While another process syncs this workspace: wait for it (`outpost sync`) rather than
+   * answering busy at once (the app and `outpost serve`, whose schedule tries again).
+   */
+  readonly waitForLease?: LeaseWait;
 }
 
 export interface EngineOptions {
@@ -33,6 +38,8 @@ export interface EngineOptions {
    * quarter of that; a lease older is a crashed process's, whatever now runs under its pid.
    */
   readonly leaseMs?: number;
+  /** What this process is (serve, sync, app): a process waiting for its sync is told. */
+  readonly label?: string;
   /** Crash points for the crash-safety tests (the command line makes them from OUTPOST_SYNC_CRASH). */
   readonly faults?: SyncFaults;
   /** Where problems the sync meets outside a sync's own report are written (stderr unless given). */
@@ -59,7 +66,11 @@ export class SyncEngine {
     private readonly remote: { readonly name: string; readonly url: string },
     private readonly options: EngineOptions = {},
   ) {
-    this.lease = new SyncLease(services.store, services.syncMeta, options.leaseMs, (error) => this.problem('renewing the sync lease', error));
+    this.lease = new SyncLease(services.store, services.syncMeta, {
+      ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+      ...(options.label === undefined ? {} : { label: options.label }),
+      onRenewalError: (error) => this.problem('renewing the sync lease', error),
+    });
     this.outboxView = new OutboxView(services);
     this.resolver = new ConflictResolver(services);
     const known = this.meta.get('connection');
@@ -126,8 +137,12 @@ export class SyncEngine {
     };
   }
 
-  /** One sync at a time: a second call while one runs gets the running one's report. */
+  /**
+   * One sync at a time: a second call while one runs gets the running one's report. Once the
+   * engine is stopping (its workspace closing), none starts: the lease stays free.
+   */
   sync(options: SyncOptions = {}): Promise<SyncReport> {
+    if (this.stopping && !this.running) return Promise.resolve(this.stoppedReport());
     if (!this.running) {
       this.running = this.run(options).finally(() => {
         this.running = undefined;
@@ -166,9 +181,13 @@ export class SyncEngine {
     return formatDateTime(this.services.store.now());
   }
 
+  private stoppedReport(): SyncReport {
+    return { outcome: 'error', pushed: 0, pulled: 0, conflicts: 0, parked: 0, waiting: 0, error: { kind: 'stopped', message: new SyncStopped().message } };
+  }
+
   private async run(options: SyncOptions): Promise<SyncReport> {
     try {
-      this.lease.acquire();
+      await this.lease.acquire(options.waitForLease);
     } catch (error) {
       if (error instanceof SyncBusyError) return { outcome: 'error', pushed: 0, pulled: 0, conflicts: 0, parked: 0, waiting: 0, error: { kind: 'busy', message: error.message } };
       throw error;

@@ -41,6 +41,7 @@ export class RemoteSession {
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
   private closed = false;
+  private closing: Promise<void> | undefined;
   private readonly unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -95,11 +96,18 @@ export class RemoteSession {
     if (this.options.auto) this.soon(this.options.pushDelayMs ?? PUSH_DELAY_MS);
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.unsubscribe?.();
-    await this.engine.stop();
-    await this.client.close();
+  /**
+   * No more syncs; a running one stops at its next safe point, releasing the lease, before the
+   * client closes. Called again (the workspace closing after an exit began), the same promise.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      if (this.timer) clearTimeout(this.timer);
+      this.unsubscribe?.();
+      await this.engine.stop();
+      await this.client.close();
+    })();
+    return this.closing;
   }
 }

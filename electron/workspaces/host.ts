@@ -319,6 +319,16 @@ export class WorkspaceHost {
     return bundle.accounts;
   }
 
+  /**
+   * The first step of an orderly exit: no sync starts any more, and a running one stops at its
+   * next safe point, releasing the workspace's sync lease, before the server and the workspace
+   * close (a process syncing next need not wait for them).
+   */
+  async stopSyncing(): Promise<void> {
+    const session = this.remoteSession;
+    if (session instanceof RemoteSession) await session.close().catch(() => undefined);
+  }
+
   /** Close the current workspace (after its sync, if one runs, has stopped at a safe point). */
   close(): Promise<void> {
     return this.retire(this.opened, this.remoteSession);

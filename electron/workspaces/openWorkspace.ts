@@ -7,7 +7,6 @@ import { OutboxRecorder } from '../remote/outbox';
 import { createApi, type Api } from '../server/api';
 import { openDatabase, type OpenOptions } from '../server/store/database';
 import { Services, type Instance } from '../server/store/services';
-import { boundRemote } from '../server/store/syncMeta';
 import { HostIndexer } from './hostIndexer';
 
 export interface OpenedWorkspace {
@@ -26,8 +25,9 @@ export interface OpenWorkspaceOptions extends OpenOptions {
 
 export function openWorkspace(options: OpenWorkspaceOptions): OpenedWorkspace {
   const db = openDatabase(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  const bound = boundRemote(db) !== undefined;
-  const services = new Services(db, options.instance, bound ? (repositories) => new OutboxRecorder(repositories) : undefined);
+  // A bound workspace records its local changes in the outbox.
+  const services = new Services(db, options.instance, (repositories) => (repositories.boundRemote() === undefined ? undefined : new OutboxRecorder(repositories)));
+  const bound = services.recorder !== undefined;
   try {
     // In a bound workspace, vendor_device pk 1 is the central server, as mirrored.
     if (!bound) services.ensureInstanceDevice();

@@ -10,8 +10,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '../helpers/http';
 import { startReference, type ReferenceServer } from '../helpers/reference';
+import { Relay } from '../helpers/relay';
 import { startBound } from '../helpers/sync';
-import { freePort, outpost } from '../helpers/syncCli';
+import { freePort, outpost, startOutpost } from '../helpers/syncCli';
 
 const T = '/rest/appliances/vendor_probe_template/';
 const P = '/rest/appliances/vendor_probe/';
@@ -19,12 +20,14 @@ const PIN = 'AB:'.repeat(31) + 'AB';
 
 let remote: ReferenceServer;
 const folders: string[] = [];
+const relays: Relay[] = [];
 
 beforeAll(async () => {
   remote = await startReference();
 }, 60_000);
 
 afterAll(async () => {
+  for (const relay of relays) await relay.close();
   await remote?.stop();
   for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -341,5 +344,56 @@ describe('conflicts: outpost conflicts, outpost resolve', () => {
       expect([local.location, local.descr]).toEqual(['rack A', 'theirs']);
       expect((await api.get(`${P}${other.pk}/`)).json().location).toBe('rack D');
     });
+  });
+});
+
+describe('one sync at a time across processes (the sync lease)', () => {
+  /** A relay in front of the remote whose next request's answer is held `holdMs`: a sync that takes its time. */
+  async function slowRemote(): Promise<{ relay: Relay; holdNext(holdMs: number): () => Promise<void> }> {
+    const relay = await Relay.start(remote.url);
+    relays.push(relay);
+    return {
+      relay,
+      holdNext: (holdMs) => {
+        const next = relay.requests.length;
+        relay.decide = (_request, index) => (index === next ? { holdMs } : 'forward');
+        // Resolves once that request has arrived: its sender holds the lease from then on.
+        return async () => {
+          while (relay.requests.length <= next) await new Promise((resolve) => setTimeout(resolve, 20));
+        };
+      },
+    };
+  }
+
+  test('outpost sync run at once after outpost serve is stopped in the middle of its sync is not refused', async () => {
+    const { relay, holdNext } = await slowRemote();
+    const data = await boundFolder(relay.url);
+    const serveSyncing = holdNext(1_500);
+    const served = startOutpost(['serve', '--workspace', 'site', '--data', data, '--port', '0']);
+    await served.waitFor(/^listening on /m);
+    await serveSyncing();
+    served.kill('SIGTERM');
+    const synced = await sync(data);
+    expect(synced.stderr).not.toContain('is syncing');
+    expect(synced.status, synced.stderr).toBe(0);
+    const stopped = await served.result;
+    expect(stopped.status, stopped.stderr).toBe(0);
+  });
+
+  test('a sync running in another process is waited for, saying whose, then refused after the wait', async () => {
+    const { relay, holdNext } = await slowRemote();
+    const data = await boundFolder(relay.url);
+    const firstSyncing = holdNext(4_000);
+    const first = startOutpost(['sync', '--workspace', 'site', '--data', data]);
+    await firstSyncing();
+    const started = Date.now();
+    const second = await outpost(['sync', '--workspace', 'site', '--data', data], { OUTPOST_SYNC_WAIT_MS: '1000' });
+    const waited = Date.now() - started;
+    expect(second.status, second.stderr).toBe(1);
+    expect(second.stderr).toContain(`outpost: waiting for the sync of process ${first.pid} (sync) to end (up to 1 s)…\n`);
+    expect(second.stderr).toContain(`another Outpost process (pid ${first.pid}) is syncing this workspace; try again when it is done`);
+    expect(waited).toBeGreaterThanOrEqual(1_000);
+    const done = await first.result;
+    expect(done.status, done.stderr).toBe(0);
   });
 });

@@ -19,16 +19,37 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Run `outpost ARGS` (async: the test process keeps serving while it runs). */
-export function outpost(args: readonly string[], env: Readonly<Record<string, string>> = {}, timeoutMs = 60_000): Promise<CliResult> {
+/** `outpost ARGS` started: its pid, its output so far, and its result once it ends. */
+export interface RunningCli {
+  readonly pid: number;
+  readonly output: () => string;
+  readonly result: Promise<CliResult>;
+  /** Resolves when the output (stdout and stderr) matches `pattern`; rejects if the process ends first. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Start `outpost ARGS` and let it run (a server, a sync to be raced by another). */
+export function startOutpost(args: readonly string[], env: Readonly<Record<string, string>> = {}, timeoutMs = 60_000): RunningCli {
   const base = { ...process.env };
   delete base.OUTPOST_SYNC_CRASH;
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
+  let ended = false;
+  const watchers = new Set<() => void>();
+  const seen = () => {
+    for (const watcher of watchers) watcher();
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    seen();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    seen();
+  });
+  const result = new Promise<CliResult>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`outpost ${args.join(' ')} did not finish in ${timeoutMs} ms:\n${stdout}\n${stderr}`));
@@ -36,9 +57,39 @@ export function outpost(args: readonly string[], env: Readonly<Record<string, st
     child.on('error', reject);
     child.on('close', (status, signal) => {
       clearTimeout(timer);
+      ended = true;
+      seen();
       resolve({ status, signal, stdout, stderr });
     });
   });
+  return {
+    pid: child.pid!,
+    output: () => stdout + stderr,
+    result,
+    kill: (signal) => void child.kill(signal),
+    waitFor: (pattern, waitMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(stdout + stderr);
+          if (!match && !ended) return;
+          watchers.delete(check);
+          clearTimeout(timer);
+          if (match) resolve(match);
+          else reject(new Error(`outpost ${args.join(' ')} ended before printing ${pattern}:\n${stdout}\n${stderr}`));
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`outpost ${args.join(' ')} did not print ${pattern} in ${waitMs} ms:\n${stdout}\n${stderr}`));
+        }, waitMs);
+        watchers.add(check);
+        check();
+      }),
+  };
+}
+
+/** Run `outpost ARGS` (async: the test process keeps serving while it runs). */
+export function outpost(args: readonly string[], env: Readonly<Record<string, string>> = {}, timeoutMs = 60_000): Promise<CliResult> {
+  return startOutpost(args, env, timeoutMs).result;
 }
 
 /** A TCP port that nothing listens on (it was free a moment ago). */

@@ -237,7 +237,9 @@ describe('kill -9 during the push, then sync again', () => {
     const scenario = await prepare(nextPrefix());
     await crashAt(scenario, 'after-response:1');
     setLease(scenario, process.pid, 5_000);
-    const busy = await sync(scenario);
+    // `outpost sync` waits for the other sync (30 s, one here) before refusing.
+    const busy = await outpost(['sync', '--workspace', 'site', '--data', scenario.dir, '--json'], { OUTPOST_SYNC_WAIT_MS: '1000' });
+    expect(busy.stderr).toContain(`outpost: waiting for the sync of process ${process.pid} to end (up to 1 s)…`);
     expect(busy.status).toBe(1);
     expect(JSON.parse(busy.stdout)).toMatchObject({
       outcome: 'error',

@@ -1,7 +1,8 @@
 /**
  * The sync engine's own bookkeeping (issue 9): a problem it meets outside a sync's report (a
  * lease it cannot renew, an error it cannot record) is logged and shown by the status, never
- * swallowed.
+ * swallowed. An engine that is stopping starts no sync (issue 23: the lease is free for another
+ * process as soon as an exit begins).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,4 +52,25 @@ test('a lease renewal that fails during a sync is logged and shown in the status
   const status = engine.status();
   expect(status.lastError).toBe('recording the sync error failed: disk I/O error');
   expect(status.lastErrorKind).toBe('internal');
+});
+
+test('once stopping (its workspace closing), the engine starts no sync: the lease stays free and nothing is recorded', async () => {
+  const url = await slowRemote(10);
+  const services = new Services(openDatabase(':memory:'), { name: 'outpost', version: 'test', address: '127.0.0.1' });
+  cleanups.push(() => services.close());
+  const client = new RemoteClient({ name: 'central', url }, () => 'token', { getAttempts: 1 });
+  cleanups.push(() => client.close());
+  const engine = new SyncEngine(services, client, { name: 'central', url }, { log: () => undefined });
+  const written: string[] = [];
+  const set = services.syncMeta.set.bind(services.syncMeta);
+  services.syncMeta.set = (key, value) => {
+    written.push(key);
+    set(key, value);
+  };
+
+  await engine.stop();
+  const report = await engine.sync();
+
+  expect(report).toEqual({ outcome: 'error', pushed: 0, pulled: 0, conflicts: 0, parked: 0, waiting: 0, error: { kind: 'stopped', message: 'the sync was stopped' } });
+  expect(written, 'neither the lease nor an error was written').toEqual([]);
 });

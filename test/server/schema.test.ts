@@ -11,13 +11,14 @@ import { field, fields, RESOURCES, ruleset, source, vendorProbe, type Resource }
 import { columnsReferringTo, fieldsReferringTo, ftsColumns, PULLED, PUSHED } from '../../shared/resources/derived';
 import { openDatabase } from '../../electron/server/store/database';
 import { schemaProblems } from '../../electron/server/store/schemaCheck';
+import { Store } from '../../electron/server/store/store';
 
 const FIXTURE_DB = path.join(__dirname, '..', 'fixtures', 'workspace-v1', 'workspaces', 'site.sqlite3');
 
 describe('the live schema matches the declarations', () => {
   test('a new workspace database: every stored field has its column of the right type, every column a declaration', () => {
     const db = openDatabase(':memory:');
-    expect(schemaProblems(db, RESOURCES)).toEqual([]);
+    expect(schemaProblems(new Store(db), RESOURCES)).toEqual([]);
     db.close();
   });
 
@@ -27,7 +28,7 @@ describe('the live schema matches the declarations', () => {
       const copy = path.join(dir, 'outpost.sqlite');
       fs.copyFileSync(FIXTURE_DB, copy);
       const db = openDatabase(copy);
-      expect(schemaProblems(db, RESOURCES)).toEqual([]);
+      expect(schemaProblems(new Store(db), RESOURCES)).toEqual([]);
       db.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -37,7 +38,7 @@ describe('the live schema matches the declarations', () => {
   test('a field declared without its column is reported', () => {
     const db = openDatabase(':memory:');
     const halfAdded: Resource = { ...source, fields: { ...source.fields, ...fields({ mirror_url: field.text(400) }) } };
-    expect(schemaProblems(db, [halfAdded])).toEqual(['source.mirror_url: no column source.mirror_url']);
+    expect(schemaProblems(new Store(db), [halfAdded])).toEqual(['source.mirror_url: no column source.mirror_url']);
     db.close();
   });
 
@@ -45,7 +46,7 @@ describe('the live schema matches the declarations', () => {
     const db = openDatabase(':memory:');
     db.exec("ALTER TABLE ruleset ADD COLUMN mirror_url TEXT NOT NULL DEFAULT ''");
     const retyped: Resource = { ...ruleset, fields: { ...ruleset.fields, descr: { kind: 'integer', label: 'Descr' } } };
-    expect(schemaProblems(db, [retyped])).toEqual([
+    expect(schemaProblems(new Store(db), [retyped])).toEqual([
       'ruleset.descr: ruleset.descr is TEXT, a integer field is stored as INTEGER',
       'ruleset.mirror_url: no resource declares this column (a field, a scope or an internal column)',
     ]);

@@ -50,6 +50,11 @@ export function openReadOnly(source: DatabaseSource, pageCacheMb = 4): Db {
   return db;
 }
 
+/** A read-only connection to a workspace file, in this thread (what it is bound to, read without opening it for writing). */
+export function openFileReadOnly(file: string, options: OpenOptions = {}): Db {
+  return new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+}
+
 /** Case-insensitive containment, Unicode-aware (SQLite's LIKE folds ASCII only). */
 function containsFolded(haystack: unknown, needle: unknown): number {
   if (typeof haystack !== 'string' || typeof needle !== 'string') return 0;

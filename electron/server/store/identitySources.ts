@@ -47,13 +47,8 @@ export class IdentitySources {
    * The same, all read in one read transaction (one snapshot), for a connection of another thread
    * opened while the writer holds the write lock: it reads the state the writer's transaction started from.
    */
-  *pendingSnapshot(taken: (chunk: number) => boolean): Generator<IdentitySource[]> {
-    this.store.db.exec('BEGIN');
-    try {
-      yield* this.pendingChunks(taken);
-    } finally {
-      this.store.db.exec('COMMIT');
-    }
+  pendingSnapshot(taken: (chunk: number) => boolean): Generator<IdentitySource[]> {
+    return this.store.inSnapshot(() => this.pendingChunks(taken));
   }
 
   /** The sources of these addresses (those with local evidence). */

@@ -8,27 +8,27 @@
 import type { Resource } from '../../../shared/resources';
 import { columnsOf } from '../../../shared/resources/derived';
 import { COLUMN_TYPE } from './columns';
-import type { Db } from './database';
+import type { Store } from './store';
 
 interface ColumnInfo {
   readonly name: string;
   readonly type: string;
 }
 
-function columnsIn(db: Db, table: string): Map<string, string> | undefined {
-  const rows = db.prepare(`SELECT name, type FROM pragma_table_info(?)`).all(table) as ColumnInfo[];
+function columnsIn(store: Store, table: string): Map<string, string> | undefined {
+  const rows = store.query('SELECT name, type FROM pragma_table_info(?)', 'schema columns').all(table) as ColumnInfo[];
   return rows.length === 0 ? undefined : new Map(rows.map((r) => [r.name, r.type.toUpperCase()]));
 }
 
 /** One line per mismatch; empty when the schema and the declarations agree. */
-export function schemaProblems(db: Db, resources: readonly Resource[]): string[] {
+export function schemaProblems(store: Store, resources: readonly Resource[]): string[] {
   const problems: string[] = [];
   const tables = new Map<string, Resource[]>();
   for (const resource of resources) tables.set(resource.storage.table, [...(tables.get(resource.storage.table) ?? []), resource]);
 
   for (const resource of resources) {
     const { table, scope, fts, itemOwner } = resource.storage;
-    const live = columnsIn(db, table);
+    const live = columnsIn(store, table);
     if (!live) {
       problems.push(`${resource.name}: table ${table} does not exist`);
       continue;
@@ -41,25 +41,25 @@ export function schemaProblems(db: Db, resources: readonly Resource[]): string[]
     }
     if (scope && !live.has(scope.column)) problems.push(`${resource.name}: no scope column ${table}.${scope.column}`);
     if (fts) {
-      const indexed = columnsIn(db, fts);
+      const indexed = columnsIn(store, fts);
       if (!indexed) problems.push(`${resource.name}: full-text table ${fts} does not exist`);
       else for (const name of resource.search) if (!indexed.has(name)) problems.push(`${resource.name}: ${fts} does not index ${name}`);
     }
     for (const [name, field] of Object.entries(resource.fields)) {
       if (field.kind === 'items') {
-        const items = columnsIn(db, field.table);
+        const items = columnsIn(store, field.table);
         const wanted = ['pk', 'name', field.flag, itemOwner ?? '(no itemOwner declared)'];
         for (const column of wanted) if (!items?.has(column)) problems.push(`${resource.name}.${name}: no column ${field.table}.${column}`);
       }
       if (field.kind === 'refList') {
-        const join = columnsIn(db, field.through.table);
+        const join = columnsIn(store, field.through.table);
         for (const column of [field.through.owner, field.through.target]) if (!join?.has(column)) problems.push(`${resource.name}.${name}: no column ${field.through.table}.${column}`);
       }
     }
   }
 
   for (const [table, owners] of tables) {
-    const live = columnsIn(db, table);
+    const live = columnsIn(store, table);
     if (!live) continue;
     const known = new Set<string>();
     for (const resource of owners) {

@@ -82,8 +82,8 @@ export class Services {
   constructor(
     db: Db,
     readonly instance: Instance,
-    /** Given when the workspace is bound to a central server: the outbox's recorder. */
-    recorderOf?: (services: Services) => ChangeRecorder,
+    /** The outbox's recorder when the workspace is bound to a central server (undefined: standalone). */
+    recorderOf?: (services: Services) => ChangeRecorder | undefined,
     slowStatements?: SlowStatementLog,
   ) {
     this.store = new Store(db, slowStatements);

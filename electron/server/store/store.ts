@@ -220,6 +220,19 @@ export class Store {
     this.db.exec(sql);
   }
 
+  /**
+   * The items `read` yields, all read in one read transaction (one snapshot), however long the
+   * caller takes between them; the transaction ends when the caller stops or is done.
+   */
+  *inSnapshot<T>(read: () => Iterable<T>): Generator<T> {
+    this.db.exec('BEGIN');
+    try {
+      yield* read();
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
   /** Inside a write: check foreign keys at its commit, not statement by statement. */
   deferForeignKeys(): void {
     this.db.pragma('defer_foreign_keys = ON');

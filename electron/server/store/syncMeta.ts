@@ -1,7 +1,6 @@
 /** The binding's small state (sync_meta): the remote it is bound to, last sync times, the lease. */
-import Database from 'better-sqlite3';
-import type { Db, OpenOptions } from './database';
-import type { Store } from './store';
+import { openFileReadOnly, type Db, type OpenOptions } from './database';
+import { Store } from './store';
 
 export class SyncMeta {
   constructor(private readonly store: Store) {}
@@ -19,22 +18,23 @@ export class SyncMeta {
   }
 }
 
-/** The name of the central server a workspace database is bound to, if any (app.md §2). */
-export function boundRemote(db: Db): string | undefined {
-  return (db.prepare("SELECT value FROM sync_meta WHERE key = 'remote'").pluck().get() as string | undefined) ?? undefined;
-}
-
 /** The remote a workspace file is bound to, read without opening it for writing (throws when it cannot be read). */
 export function boundRemoteOf(file: string, options: OpenOptions = {}): string | undefined {
-  const db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  const store = new Store(openFileReadOnly(file, options));
   try {
-    return boundRemote(db);
+    return new SyncMeta(store).get('remote');
   } finally {
-    db.close();
+    store.close();
   }
 }
 
 /** Bind a new, empty workspace database to a central server. */
 export function bindRemote(db: Db, remote: { readonly name: string; readonly url: string }): void {
-  db.prepare("INSERT INTO sync_meta (key, value) VALUES ('remote', ?), ('remote_url', ?)").run(remote.name, remote.url);
+  // The caller owns the connection and closes it: this store only times the statements.
+  const store = new Store(db);
+  const meta = new SyncMeta(store);
+  store.write(() => {
+    meta.set('remote', remote.name);
+    meta.set('remote_url', remote.url);
+  });
 }
