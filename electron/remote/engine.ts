@@ -5,6 +5,7 @@
  * in this process and across processes sharing the workspace (lease.ts). The outbox's view and
  * the user's decisions on waiting changes live beside it (outboxView.ts, conflicts.ts).
  */
+import { visible } from '../../shared/text/visible';
 import { formatDateTime } from '../../shared/api/datetime';
 import { syncErrorKindOf, type Connection, type EntryView, type SyncProgress, type SyncReport, type SyncStatus } from '../../shared/app/sync';
 import type { Services } from '../server/store/services';
@@ -46,7 +47,7 @@ export interface EngineOptions {
   readonly log?: (message: string) => void;
 }
 
-const logToStderr = (message: string) => process.stderr.write(`outpost: ${message}\n`);
+const logToStderr = (message: string) => process.stderr.write(`outpost: ${visible(message)}\n`);
 
 export class SyncEngine {
   private readonly lease: SyncLease;

@@ -1,6 +1,7 @@
 /**
  * Hosts catching up in the background: first the identities waiting to be written again (an
- * upgrade, or an import whose process ended between its two transactions: store/identitySources.ts),
+ * upgrade, or an import { visible } from '../../shared/text/visible';
+import whose process ended between its two transactions: store/identitySources.ts),
  * then the search index (store/hostSearch.ts): a write of hosts only marks them, and this indexes
  * them a few hundred at a time, each batch its own short write between other requests, until none
  * is waiting. Kicked when the workspace opens and after every write; its timers never keep a
@@ -22,7 +23,7 @@ export class HostIndexer {
 
   constructor(
     private readonly services: Services,
-    private readonly onError: (error: unknown) => void = (error) => process.stderr.write(`outpost: indexing hosts for search: ${String(error)}\n`),
+    private readonly onError: (error: unknown) => void = (error) => process.stderr.write(`outpost: indexing hosts for search: ${visible(String(error))}\n`),
   ) {}
 
   kick(): void {
