@@ -1,7 +1,6 @@
 /**
  * Hosts catching up in the background: first the identities waiting to be written again (an
- * upgrade, or an import { visible } from '../../shared/text/visible';
-import whose process ended between its two transactions: store/identitySources.ts),
+ * upgrade, or an import whose process ended between its two transactions: store/identitySources.ts),
  * then the search index (store/hostSearch.ts): a write of hosts only marks them, and this indexes
  * them a few hundred at a time, each batch its own short write between other requests, until none
  * is waiting. Kicked when the workspace opens and after every write; its timers never keep a
@@ -9,6 +8,7 @@ import whose process ended between its two transactions: store/identitySources.t
  * are exact meanwhile: they read the hosts waiting for the index themselves. While an import of
  * this process runs on its own thread, it waits: the import writes the identities itself.
  */
+import { visible } from '../../shared/text/visible';
 import type { Services } from '../server/store/services';
 
 /** Hosts indexed per batch at most, and the time a batch may take (its commit aside). */
