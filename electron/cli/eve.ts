@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EveImportError, fileSources, importEve, type EveProgress, type EveSummary } from '../workspaces/eveImport';
 import { openWorkspace } from '../workspaces/openWorkspace';
+import { withFile } from '../server/store/storageErrors';
 import { instanceFor, locateWorkspace, parseCommand } from './context';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 
@@ -103,7 +104,7 @@ export async function importEveCommand(args: readonly string[], out: (line: stri
         if (terminal) process.stderr.write('\r\u001b[K');
         if (values.follow && stop.signal.aborted) return 0;
         if (error instanceof EveImportError) throw new Error(error.message);
-        throw error;
+        throw withFile(error, location.file);
       }
       if (terminal) process.stderr.write('\r\u001b[K');
       if (first || summary.linesRead > 0) for (const line of summaryLines(summary)) out(line);

@@ -3,6 +3,7 @@ import { ApiError } from '../../shared/api/errors';
 import { hostImport } from '../server/handlers/hosts';
 import { importEntries } from '../server/handlers/imports';
 import { threatImport } from '../server/handlers/threats';
+import { withFile } from '../server/store/storageErrors';
 import { openWorkspace } from '../workspaces/openWorkspace';
 import { instanceFor, locateWorkspace, parseCommand, readJsonFile } from './context';
 import { COMMON_OPTIONS, defineCommand } from './usage';
@@ -45,7 +46,7 @@ export function importCommand(which: 'hosts' | 'threats', args: readonly string[
     out(`imported ${count} ${which === 'hosts' ? 'host identities' : 'threats'} into workspace "${location.workspace}"`);
     return 0;
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof ApiError)) throw withFile(error, location.file);
     const body = error.body;
     const lines = Array.isArray(body)
       ? body.flatMap((entry, i) => (entry && typeof entry === 'object' && Object.keys(entry).length > 0 ? [`  entry ${i}: ${JSON.stringify(entry)}`] : []))

@@ -3,6 +3,7 @@
  * declaration (usage.ts), `--version`. Every error is one clear line on stderr and a non-zero exit.
  */
 import { DatabaseTooNewError } from '../server/store/database';
+import { StorageError } from '../server/store/storageErrors';
 import { DataFolderError } from '../workspaces/dataFolder';
 import { EXPORT, IMPORT_BUNDLE, exportCommand, importBundleCommand } from './bundles';
 import { VERSION } from './context';
@@ -117,7 +118,7 @@ export function main(argv: readonly string[]): void {
       process.exitCode = code;
     },
     (error: unknown) => {
-      const known = error instanceof UsageError || error instanceof DataFolderError || error instanceof DatabaseTooNewError;
+      const known = error instanceof UsageError || error instanceof DataFolderError || error instanceof DatabaseTooNewError || error instanceof StorageError;
       const message = error instanceof Error ? error.message : String(error);
       const hint = error instanceof UsageError ? `; see "outpost ${error.command === undefined ? 'help' : `${error.command} --help`}"` : '';
       process.stderr.write(`outpost: ${message}${hint}\n`);
