@@ -112,10 +112,12 @@ export function createWorkspace(dataDir: string, name: string, options: OpenOpti
     } finally {
       db.close();
     }
+    openWorkspace({ file, instance: options.instance, ...binding, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }) }).close();
   } catch (error) {
+    // Whole or not at all: a workspace half made (a full disk) would be listed, empty or damaged.
+    removeWorkspaceFiles(dataDir, checked);
     throw withFile(error, file);
   }
-  openWorkspace({ file, instance: options.instance, ...binding, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }) }).close();
 }
 
 export class WorkspaceHost {
