@@ -14,6 +14,7 @@ import { instanceFor, VERSION } from './cli/context';
 import { createAppHandler } from './app/appHandler';
 import { listen, type RunningServer } from './server/http/nodeAdapter';
 import { DatabaseTooNewError } from './server/store/database';
+import { StorageError } from './server/store/storageErrors';
 import { DataFolderError } from './workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from './workspaces/host';
 import { fileSecrets, relaySecrets, type SecretStore } from './remote/remotes';
@@ -54,7 +55,8 @@ export interface RunningServerProcess {
 
 /** Errors that starting again cannot cure: the user (or an upgrade) must act. */
 export function isPermanentFailure(error: unknown): boolean {
-  if (error instanceof DataFolderError || error instanceof DatabaseTooNewError || error instanceof WorkspaceError) return true;
+  // A lost, empty or damaged database, a full or read-only disk: the user must restore, delete or free space first.
+  if (error instanceof DataFolderError || error instanceof DatabaseTooNewError || error instanceof WorkspaceError || error instanceof StorageError) return true;
   const { code, message } = error as { code?: unknown; message?: unknown };
   // A native module built for another runtime, or missing: rebuilding is the cure, not retrying.
   return code === 'ERR_DLOPEN_FAILED' || (typeof message === 'string' && /NODE_MODULE_VERSION|better_sqlite3\.node/.test(message));

@@ -9,6 +9,7 @@ import { MESSAGES } from '../../shared/api/messages';
 import { parseQuery, queryGet } from '../../shared/api/queryString';
 import { requireObject } from '../../shared/api/validate';
 import type { JsonObject, JsonValue } from '../../shared/resources';
+import { StorageError } from '../server/store/storageErrors';
 import { BundleError, bundleJson } from '../workspaces/bundle';
 import { WorkspaceError, type WorkspaceHost } from '../workspaces/host';
 import { parseBody } from '../server/http/body';
@@ -45,6 +46,8 @@ function errorResponse(error: unknown): ApiResponse {
   if (error instanceof ApiError) return jsonResponse(error.status, error.body, { 'Cache-Control': 'no-store' });
   if (error instanceof WorkspaceError) return jsonResponse(error.status, { detail: error.message }, { 'Cache-Control': 'no-store' });
   if (error instanceof BundleError) return jsonResponse(400, { detail: error.message }, { 'Cache-Control': 'no-store' });
+  // A full disk is a 507 as for an EVE upload; a read-only disk or a damaged file, a conflict with the state of the disk. Each names its file.
+  if (error instanceof StorageError) return jsonResponse(error.fault === 'full' ? 507 : 409, { detail: error.message }, { 'Cache-Control': 'no-store' });
   throw error;
 }
 

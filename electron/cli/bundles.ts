@@ -3,12 +3,14 @@
  * bundle, as the Settings screen's buttons do. An import creates a new workspace, whole or not at all.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { importedAccountsText } from '../../shared/app/importedAccounts';
-import { BundleError, bundleJson } from '../workspaces/bundle';
+import { Store } from '../server/store/store';
+import { replaceFile, withFile } from '../server/store/storageErrors';
+import { BundleError, bundleJson, exportBundle } from '../workspaces/bundle';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
-import { instanceFor, parseCommand, readJsonFile } from './context';
+import { openForReading } from '../workspaces/openWorkspace';
+import { instanceFor, locateWorkspace, parseCommand, readJsonFile, startedDataDir } from './context';
 import { line, ownWords, type Output } from './output';
 import { COMMON_OPTIONS, defineCommand } from './usage';
 
@@ -44,15 +46,20 @@ export async function exportCommand(args: readonly string[], out: Output): Promi
   const { values, positionals } = parseCommand(args, EXPORT);
   const file = positionals[0]!;
   if (fs.existsSync(file) && !values.force) throw new Error(`${file} exists already; give --force to replace it`);
-  return withHost(values.data, (host) => {
-    const name = values.workspace ?? host.name;
-    const bundle = host.exportBundle(name);
-    const temporary = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.tmp`);
-    fs.writeFileSync(temporary, JSON.stringify(bundleJson(bundle)), { mode: 0o600 });
-    fs.renameSync(temporary, file);
-    out.line(line`workspace "${name}" exported to ${file}`);
-    return 0;
-  });
+  // Read without writing to the data folder: an export works where it is read-only (to another disk).
+  const location = locateWorkspace({ ...values, data: startedDataDir(values.data) });
+  const db = openForReading(location.file);
+  let json: string;
+  try {
+    json = JSON.stringify(bundleJson(exportBundle(new Store(db), location.workspace)));
+  } catch (error) {
+    throw withFile(error, location.file);
+  } finally {
+    db.close();
+  }
+  replaceFile(file, json);
+  out.line(line`workspace "${location.workspace}" exported to ${file}`);
+  return 0;
 }
 
 export async function importBundleCommand(args: readonly string[], out: Output): Promise<number> {

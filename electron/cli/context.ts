@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { parseJsonBytes } from '../../shared/api/pythonJson';
 import type { JsonValue } from '../../shared/resources';
 import pkg from '../../package.json';
-import { DEFAULT_WORKSPACE, defaultDataDir, prepareDataDir, readSettings, workspaceFile, writeSettings, checkWorkspaceName } from '../workspaces/dataFolder';
+import { DEFAULT_WORKSPACE, defaultDataDir, prepareDataDir, readSettings, resolveWorkspace, workspaceNames } from '../workspaces/dataFolder';
+import { createWorkspace } from '../workspaces/host';
 import type { Instance } from '../server/store/services';
 import { UsageError, type CommandSpec, type OptionSpecs } from './usage';
 
@@ -48,15 +49,28 @@ export interface WorkspaceLocation {
   readonly dataDir: string;
   readonly workspace: string;
   readonly file: string;
+  /** The data folder had no workspace yet: this one (`default`) is made when it is opened. */
+  readonly firstStart: boolean;
 }
 
-/** The data folder and workspace a command works on; remembers the workspace as the last used. */
+/**
+ * The data folder and workspace a command works on: the one `--workspace` names, which must exist,
+ * else the last used (dataFolder.ts's chooseWorkspace). Nothing is written: a command's
+ * `--workspace` does not change the default.
+ */
 export function locateWorkspace(values: { data?: string | undefined; workspace?: string | undefined }): WorkspaceLocation {
   const dataDir = prepareDataDir(values.data ?? defaultDataDir());
-  const settings = readSettings(dataDir);
-  const workspace = checkWorkspaceName(values.workspace ?? (typeof settings.lastWorkspace === 'string' ? settings.lastWorkspace : DEFAULT_WORKSPACE));
-  if (settings.lastWorkspace !== workspace) writeSettings(dataDir, { ...settings, lastWorkspace: workspace });
-  return { dataDir, workspace, file: workspaceFile(dataDir, workspace) };
+  const { name, file, firstStart } = resolveWorkspace(dataDir, values.workspace);
+  return { dataDir, workspace: name, file, firstStart };
+}
+
+/** The data folder, its `default` workspace made if it has none yet (the first start, as the app's and `serve`'s). */
+export function startedDataDir(data: string | undefined): string {
+  const dataDir = prepareDataDir(data ?? defaultDataDir());
+  if (workspaceNames(dataDir).length === 0 && readSettings(dataDir).lastWorkspace === undefined) {
+    createWorkspace(dataDir, DEFAULT_WORKSPACE, { instance: instanceFor('127.0.0.1') });
+  }
+  return dataDir;
 }
 
 export function instanceFor(host: string): Instance {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EveImportError, fileSources, importEve, type EveProgress, type EveSummary } from '../workspaces/eveImport';
 import { openWorkspace } from '../workspaces/openWorkspace';
+import { withFile } from '../server/store/storageErrors';
 import { instanceFor, locateWorkspace, parseCommand } from './context';
 import { line, type Line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
@@ -105,7 +106,7 @@ export async function importEveCommand(args: readonly string[], out: Output): Pr
         progress?.clear();
         if (values.follow && stop.signal.aborted) return 0;
         if (error instanceof EveImportError) throw new Error(error.message);
-        throw error;
+        throw withFile(error, location.file);
       }
       progress?.clear();
       if (first || summary.linesRead > 0) for (const shown of summaryLines(summary)) out.line(shown);

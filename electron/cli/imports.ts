@@ -3,6 +3,7 @@ import { ApiError } from '../../shared/api/errors';
 import { hostImport } from '../server/handlers/hosts';
 import { importEntries } from '../server/handlers/imports';
 import { threatImport } from '../server/handlers/threats';
+import { withFile } from '../server/store/storageErrors';
 import { openWorkspace } from '../workspaces/openWorkspace';
 import { instanceFor, locateWorkspace, parseCommand, readJsonFile } from './context';
 import { CliError, joined, jsonWords, line, type Line, type Output } from './output';
@@ -46,7 +47,7 @@ export function importCommand(which: 'hosts' | 'threats', args: readonly string[
     out.line(line`imported ${count} ${which === 'hosts' ? 'host identities' : 'threats'} into workspace "${location.workspace}"`);
     return 0;
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof ApiError)) throw withFile(error, location.file);
     const body = error.body;
     // The API's messages may quote the entries' values: shown as JSON, control characters escaped.
     const lines: Line[] = Array.isArray(body)

@@ -3,6 +3,7 @@
  * declaration (usage.ts), `--version`. Every error is one clear line on stderr and a non-zero exit.
  */
 import { DatabaseTooNewError } from '../server/store/database';
+import { StorageError } from '../server/store/storageErrors';
 import { DataFolderError } from '../workspaces/dataFolder';
 import { EXPORT, IMPORT_BUNDLE, exportCommand, importBundleCommand } from './bundles';
 import { VERSION } from './context';
@@ -111,7 +112,7 @@ export function main(argv: readonly string[], out: Output = processOutput()): vo
       process.exitCode = code;
     },
     (error: unknown) => {
-      const known = error instanceof UsageError || error instanceof DataFolderError || error instanceof DatabaseTooNewError;
+      const known = error instanceof UsageError || error instanceof DataFolderError || error instanceof DatabaseTooNewError || error instanceof StorageError;
       // A message made elsewhere quotes data (a file name, a server's answer) among its words: all of it made visible.
       const message = error instanceof CliError ? error.shown : line`${error instanceof Error ? error.message : String(error)}`;
       const hint = error instanceof UsageError ? line`; see "outpost ${error.command === undefined ? 'help' : `${error.command} --help`}"` : '';

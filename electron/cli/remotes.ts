@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import { fileSecrets, RemoteConfigError, Remotes } from '../remote/remotes';
-import { defaultDataDir, prepareDataDir } from '../workspaces/dataFolder';
-import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
-import { instanceFor, parseCommand } from './context';
+import { checkWorkspaceName, defaultDataDir, prepareDataDir, readSettings, removeWorkspaceFiles, updateSettings, workspaceNames } from '../workspaces/dataFolder';
+import { WorkspaceError, createWorkspace, listWorkspaces } from '../workspaces/host';
+import { instanceFor, parseCommand, startedDataDir } from './context';
 import { line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
 
@@ -58,12 +58,25 @@ const WORKSPACE_CREATE = defineCommand({
   summary: 'Create a workspace, standalone or bound to a central server.',
   options: { ...DATA, remote: { type: 'string', value: 'NAME', help: 'bind it to this central server (outpost remote add); fill it with outpost sync' } },
 });
-const WORKSPACE_LIST = defineCommand({ name: 'workspace list', positionals: 0, summary: 'The workspaces of the data folder (* marks the current one).', options: { ...DATA, ...JSON_OPTION } });
+const WORKSPACE_LIST = defineCommand({
+  name: 'workspace list',
+  positionals: 0,
+  summary: 'The workspaces of the data folder (* marks the default: the one used last in the app).',
+  options: { ...DATA, ...JSON_OPTION },
+});
+const WORKSPACE_DELETE = defineCommand({
+  name: 'workspace delete',
+  args: 'NAME',
+  positionals: 1,
+  summary: 'Delete a workspace and its data (one whose database is lost or damaged too).',
+  options: DATA,
+  notes: ['Stop the app and outpost serve on it first. When it was the default, the first other workspace becomes the default.'],
+});
 
 export const WORKSPACE: CommandGroup = {
   name: 'workspace',
   summary: 'The workspaces of the data folder: one SQLite file each.',
-  commands: [WORKSPACE_CREATE, WORKSPACE_LIST],
+  commands: [WORKSPACE_CREATE, WORKSPACE_LIST, WORKSPACE_DELETE],
 };
 
 function tokenFrom(values: { token?: string | undefined; 'token-file'?: string | undefined }): string | undefined {
@@ -76,10 +89,6 @@ function tokenFrom(values: { token?: string | undefined; 'token-file'?: string |
     }
   }
   return values.token;
-}
-
-function hostFor(data: string | undefined, workspace?: string): WorkspaceHost {
-  return new WorkspaceHost({ dataDir: data ?? defaultDataDir(), instance: instanceFor('127.0.0.1'), ...(workspace === undefined ? {} : { workspace }) });
 }
 
 /**
@@ -96,17 +105,24 @@ function withRemotes<T>(data: string | undefined, fn: (remotes: Remotes) => T): 
   }
 }
 
-/** A workspace command (the host opens the current workspace). */
-async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) => T): Promise<T> {
-  const host = hostFor(data);
+/**
+ * A workspace command: on the data folder (its `default` made at the first start), no workspace
+ * opened, so that one whose database is lost or damaged does not stop the others' commands.
+ */
+function withDataFolder<T>(data: string | undefined, fn: (dataDir: string) => T): T {
+  const dataDir = startedDataDir(data);
   try {
-    return fn(host);
+    return fn(dataDir);
   } catch (error) {
     if (error instanceof RemoteConfigError || error instanceof WorkspaceError) throw new Error(error.message);
     throw error;
-  } finally {
-    await host.close();
   }
+}
+
+/** The default workspace: the last used, else `default`. */
+function defaultWorkspace(dataDir: string): string {
+  const last = readSettings(dataDir).lastWorkspace;
+  return typeof last === 'string' ? last : 'default';
 }
 
 export async function remoteCommand(args: readonly string[], out: Output): Promise<number> {
@@ -166,22 +182,42 @@ export async function workspaceCommand(args: readonly string[], out: Output): Pr
     case 'create': {
       const { values, positionals } = parseCommand(rest, WORKSPACE_CREATE);
       const name = positionals[0]!;
-      return withHost(values.data, (host) => {
-        host.create(name, values.remote === undefined ? {} : { remote: values.remote });
+      return withDataFolder(values.data, (dataDir) => {
+        const remote = values.remote === undefined ? undefined : new Remotes(dataDir, fileSecrets(dataDir)).get(values.remote);
+        if (values.remote !== undefined && !remote) throw new Error(`there is no remote "${values.remote}"; add it first`);
+        const localToken = readSettings(dataDir).localToken;
+        createWorkspace(dataDir, name, { instance: instanceFor('127.0.0.1'), ...(remote ? { remote } : {}), ...(typeof localToken === 'string' ? { adminToken: localToken } : {}) });
         out.line(values.remote === undefined ? line`workspace "${name}" created (standalone)` : line`workspace "${name}" created, bound to remote "${values.remote}"; fill it: outpost sync --workspace ${name}`);
         return 0;
       });
     }
     case 'list': {
       const { values } = parseCommand(rest, WORKSPACE_LIST);
-      return withHost(values.data, (host) => {
-        const list = host.list().map((w) => ({ ...w, remote: w.remote ?? null }));
+      return withDataFolder(values.data, (dataDir) => {
+        const list = listWorkspaces(dataDir, defaultWorkspace(dataDir)).map((w) => ({ ...w, remote: w.remote ?? null }));
         if (values.json) out.json(list);
         else for (const w of list) out.line(line`${w.current ? '*' : ' '} ${w.name}\t${w.remote === null ? 'standalone' : line`bound to ${w.remote}`}`);
         return 0;
       });
     }
+    case 'delete': {
+      const { values, positionals } = parseCommand(rest, WORKSPACE_DELETE);
+      const dataDir = prepareDataDir(values.data ?? defaultDataDir());
+      const name = checkWorkspaceName(positionals[0]!);
+      const existing = workspaceNames(dataDir);
+      const wasDefault = readSettings(dataDir).lastWorkspace === name;
+      // The default's database may be gone already: deleting it is how its name is given up.
+      if (!existing.includes(name) && !wasDefault) throw new Error(`there is no workspace "${name}" in ${dataDir} (${existing.length === 0 ? 'it has none' : `its workspaces: ${existing.join(', ')}`})`);
+      removeWorkspaceFiles(dataDir, name);
+      out.line(line`workspace "${name}" deleted`);
+      if (wasDefault) {
+        const next = workspaceNames(dataDir)[0];
+        updateSettings(dataDir, { lastWorkspace: next });
+        out.line(next === undefined ? line`no workspace is left; the next start makes "default"` : line`the default workspace is now "${next}"`);
+      }
+      return 0;
+    }
     default:
-      throw new UsageError(sub === undefined ? 'workspace needs a subcommand: create, list' : `unknown workspace subcommand "${sub}"`, 'workspace');
+      throw new UsageError(sub === undefined ? 'workspace needs a subcommand: create, list, delete' : `unknown workspace subcommand "${sub}"`, 'workspace');
   }
 }

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SafeStorage } from 'electron';
+import { replaceFile } from '../server/store/storageErrors';
 
 export type SafeStorageLike = Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
 
@@ -44,10 +45,7 @@ export class SecretVault {
   store(name: string, secret: string): void {
     if (!NAME.test(name)) throw new Error(`"${name}" is not a remote name`);
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const file = path.join(this.dir, `${name}${SUFFIX}`);
-    const temporary = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, this.safeStorage.encryptString(secret), { mode: 0o600 });
-    fs.renameSync(temporary, file);
+    replaceFile(path.join(this.dir, `${name}${SUFFIX}`), this.safeStorage.encryptString(secret));
   }
 
   remove(name: string): void {

@@ -4,7 +4,7 @@
  * unplugged) falls back to a centred window of the saved size.
  */
 import type { BrowserWindow, Rectangle } from 'electron';
-import { readSettings, writeSettings, type Settings } from '../workspaces/dataFolder';
+import { readSettings, updateSettings, type Settings } from '../workspaces/dataFolder';
 
 export interface WindowState {
   readonly x?: number;
@@ -66,9 +66,9 @@ export function loadWindowState(dataDir: string, workAreas: readonly Rectangle[]
   return placeWindow(windowStateFrom(settings), workAreas);
 }
 
-/** Merge into the settings as they are on disk now (the server process writes them too). */
+/** Merge into the settings as they are on disk now (the server process writes them too); unchanged, nothing is written. */
 export function saveWindowState(dataDir: string, state: WindowState): void {
-  writeSettings(dataDir, { ...readSettings(dataDir), window: { ...state } });
+  updateSettings(dataDir, { window: { ...state } });
 }
 
 type TrackedWindow = Pick<BrowserWindow, 'on' | 'getNormalBounds' | 'isMaximized' | 'isFullScreen'>;

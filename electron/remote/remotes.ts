@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { replaceFile } from '../server/store/storageErrors';
 import { checkRemoteConfig, normalizeFingerprint, RemoteConfigError, type RemoteConfig } from './client';
 
 export { RemoteConfigError };
@@ -25,9 +26,7 @@ export function fileSecrets(dataDir: string): SecretStore {
     read: (name) => (fs.existsSync(file(name)) ? fs.readFileSync(file(name), 'utf8').trim() : undefined),
     write: (name, secret) => {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const temporary = `${file(name)}.${process.pid}.tmp`;
-      fs.writeFileSync(temporary, `${secret}\n`, { mode: 0o600 });
-      fs.renameSync(temporary, file(name));
+      replaceFile(file(name), `${secret}\n`);
     },
     remove: (name) => fs.rmSync(file(name), { force: true }),
   };
@@ -100,9 +99,7 @@ export class Remotes {
   }
 
   private write(content: RemotesFile): void {
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, JSON.stringify(content, null, 2) + '\n', { mode: 0o600 });
-    fs.renameSync(temporary, this.file);
+    replaceFile(this.file, JSON.stringify(content, null, 2) + '\n');
   }
 
   list(): RemoteConfig[] {

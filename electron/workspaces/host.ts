@@ -6,24 +6,29 @@
  */
 import fs from 'node:fs';
 import { newTokenKey } from '../server/store/users';
-import { openDatabase, type OpenOptions } from '../server/store/database';
-import { openWorkspace, type OpenedWorkspace } from './openWorkspace';
+import { openDatabase, openDatabaseReadOnly, type OpenOptions } from '../server/store/database';
+import { StorageError, withFile } from '../server/store/storageErrors';
+import { openForReading, openWorkspace, type OpenedWorkspace } from './openWorkspace';
 import type { Instance } from '../server/store/services';
+import type { RemoteConfig } from '../remote/client';
 import { fileSecrets, Remotes, type SecretStore } from '../remote/remotes';
 import { RemoteSession, type SessionOptions } from '../remote/session';
-import { bindRemote, boundRemoteOf } from '../server/store/syncMeta';
+import { SyncMeta, bindRemote } from '../server/store/syncMeta';
 import { checkBundle, exportBundle, importBundle, type WorkspaceBundle } from './bundle';
 import { Store } from '../server/store/store';
 import type { ImportedAccounts } from '../../shared/app/importedAccounts';
 import {
-  DEFAULT_WORKSPACE,
   DataFolderError,
+  SIDE_FILES,
+  checkDatabaseFile,
   checkWorkspaceName,
   prepareDataDir,
   readSettings,
+  removeWorkspaceFiles,
+  resolveWorkspace,
+  updateSettings,
   workspaceFile,
   workspaceNames,
-  writeSettings,
 } from './dataFolder';
 
 export class WorkspaceError extends Error {
@@ -47,7 +52,7 @@ export interface WorkspaceInfo {
 export interface WorkspaceHostOptions extends OpenOptions {
   readonly dataDir: string;
   readonly instance: Instance;
-  /** The workspace to open (else the last used, else "default"). */
+  /** The workspace to open, which must exist (else the last used: dataFolder.ts's chooseWorkspace); not remembered as the last used. */
   readonly workspace?: string;
   /** The local token to use from now on (else the one kept in the settings, else a new one). */
   readonly adminToken?: string;
@@ -63,7 +68,60 @@ export interface UnlinkedRemote {
   readonly problem: string;
 }
 
-const SIDE_FILES = ['', '-wal', '-shm'];
+/** The workspaces of a data folder, `current` marked, each with its size and binding, none opened for writing. */
+export function listWorkspaces(dataDir: string, current: string | undefined, options: OpenOptions = {}): WorkspaceInfo[] {
+  return workspaceNames(dataDir).map((name) => {
+    const file = workspaceFile(dataDir, name);
+    const remote = bindingOf(file, options);
+    return {
+      name,
+      current: name === current,
+      ...(remote === undefined ? {} : { remote }),
+      sizeBytes: SIDE_FILES.reduce((total, suffix) => total + (fs.statSync(file + suffix, { throwIfNoEntry: false })?.size ?? 0), 0),
+    };
+  });
+}
+
+/** The remote a workspace is bound to, read without writing (a read-only disk too). */
+function bindingOf(file: string, options: OpenOptions): string | undefined {
+  let db;
+  try {
+    db = openDatabaseReadOnly(file, options);
+  } catch {
+    // An empty or damaged database, or one from an older Outpost (no sync tables yet): shown as standalone; opening it tells what is wrong.
+    return undefined;
+  }
+  const store = new Store(db);
+  try {
+    return new SyncMeta(store).get('remote');
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * A new empty workspace (made and migrated, its admin's token the data folder's local one when it
+ * has one), bound to `remote` if given. Refused when the name is taken.
+ */
+export function createWorkspace(dataDir: string, name: string, options: OpenOptions & { readonly instance: Instance; readonly remote?: RemoteConfig; readonly adminToken?: string }): void {
+  const checked = checkWorkspaceName(name);
+  const file = workspaceFile(dataDir, checked);
+  if (fs.existsSync(file)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  try {
+    const db = openDatabase(file, binding);
+    try {
+      if (options.remote) bindRemote(db, options.remote);
+    } finally {
+      db.close();
+    }
+    openWorkspace({ file, instance: options.instance, ...binding, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }) }).close();
+  } catch (error) {
+    // Whole or not at all: a workspace half made (a full disk) would be listed, empty or damaged.
+    removeWorkspaceFiles(dataDir, checked);
+    throw withFile(error, file);
+  }
+}
 
 export class WorkspaceHost {
   readonly dataDir: string;
@@ -80,11 +138,12 @@ export class WorkspaceHost {
     this.remotes = new Remotes(this.dataDir, options.secrets ?? fileSecrets(this.dataDir));
     const settings = readSettings(this.dataDir);
     this.localToken = options.adminToken ?? (typeof settings.localToken === 'string' ? settings.localToken : newTokenKey());
-    const name = checkWorkspaceName(options.workspace ?? (typeof settings.lastWorkspace === 'string' ? settings.lastWorkspace : DEFAULT_WORKSPACE));
-    this.opened = this.open(name);
+    const { name, firstStart } = resolveWorkspace(this.dataDir, options.workspace);
+    this.opened = this.open(name, firstStart);
     this.currentName = name;
     this.remoteSession = this.link(this.opened);
-    this.remember({ localToken: this.token, lastWorkspace: name });
+    // Written only when it changes (a full disk still starts); a workspace asked for is not made the last used.
+    this.remember({ localToken: this.token, ...(firstStart ? { lastWorkspace: name } : {}) });
   }
 
   /** The link of an opened bound workspace to its central server (undefined: standalone). */
@@ -128,13 +187,16 @@ export class WorkspaceHost {
   }
 
   private remember(changes: Record<string, unknown>): void {
-    writeSettings(this.dataDir, { ...readSettings(this.dataDir), ...changes });
+    updateSettings(this.dataDir, changes);
   }
 
-  private open(name: string): OpenedWorkspace {
+  /** Open a workspace: it must exist and be whole unless it is to be made now (the first start). */
+  private open(name: string, create = false): OpenedWorkspace {
     const { nativeBinding } = this.options;
+    const file = workspaceFile(this.dataDir, name);
+    if (!create) checkDatabaseFile(file, name);
     const opened = openWorkspace({
-      file: workspaceFile(this.dataDir, name),
+      file,
       instance: this.options.instance,
       adminToken: this.localToken,
       ...(nativeBinding ? { nativeBinding } : {}),
@@ -183,6 +245,16 @@ export class WorkspaceHost {
     return fs.existsSync(workspaceFile(this.dataDir, name));
   }
 
+  /** Open a listed workspace for the app's routes: what is wrong with its file is a 409 that names it. */
+  private openKnown(name: string): OpenedWorkspace {
+    try {
+      return this.open(name);
+    } catch (error) {
+      if (error instanceof DataFolderError || error instanceof StorageError) throw new WorkspaceError(error.message, 409);
+      throw error;
+    }
+  }
+
   private known(name: string): string {
     const checked = this.checked(name);
     if (!this.exists(checked)) throw new WorkspaceError(`there is no workspace "${checked}"`, 404);
@@ -199,53 +271,27 @@ export class WorkspaceHost {
   }
 
   list(): WorkspaceInfo[] {
-    return workspaceNames(this.dataDir).map((name) => ({
-      name,
-      current: name === this.currentName,
-      ...this.bindingOf(name),
-      sizeBytes: SIDE_FILES.reduce((total, suffix) => {
-        const file = workspaceFile(this.dataDir, name) + suffix;
-        return total + (fs.existsSync(file) ? fs.statSync(file).size : 0);
-      }, 0),
-    }));
-  }
-
-  /** The remote a workspace is bound to, read without opening it for writing. */
-  private bindingOf(name: string): { remote?: string } {
-    if (name === this.currentName) {
+    return listWorkspaces(this.dataDir, this.currentName, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}).map((info) => {
+      if (info.name !== this.currentName) return info;
       const remote = this.opened.services.boundRemote();
-      return remote === undefined ? {} : { remote };
-    }
-    try {
-      const remote = boundRemoteOf(workspaceFile(this.dataDir, name), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
-      return remote === undefined ? {} : { remote };
-    } catch {
-      // A database from an older Outpost (no sync tables yet) or another problem: shown as standalone.
-      return {};
-    }
+      const { remote: _read, ...rest } = info;
+      return remote === undefined ? rest : { ...rest, remote };
+    });
   }
 
   /** A new empty workspace (not switched to); bound to a configured remote if one is named. */
   create(name: string, options: { remote?: string } = {}): void {
     const checked = this.checked(name);
-    if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
     const remote = options.remote === undefined ? undefined : this.remotes.get(options.remote);
     if (options.remote !== undefined && !remote) throw new WorkspaceError(`there is no remote "${options.remote}"; add it first`, 404);
-    const db = openDatabase(workspaceFile(this.dataDir, checked), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
-    try {
-      if (remote) {
-        bindRemote(db, remote);
-      }
-    } finally {
-      db.close();
-    }
-    this.open(checked).close();
+    const { nativeBinding } = this.options;
+    createWorkspace(this.dataDir, checked, { instance: this.options.instance, adminToken: this.localToken, ...(remote ? { remote } : {}), ...(nativeBinding ? { nativeBinding } : {}) });
   }
 
   switchTo(name: string): void {
     const checked = this.known(name);
     if (checked === this.currentName) return;
-    const next = this.open(checked);
+    const next = this.openKnown(checked);
     void this.retire(this.opened, this.remoteSession);
     this.opened = next;
     this.currentName = checked;
@@ -269,7 +315,7 @@ export class WorkspaceHost {
       if (fs.existsSync(file)) fs.renameSync(file, workspaceFile(this.dataDir, target) + suffix);
     }
     if (wasCurrent) {
-      this.opened = this.open(target);
+      this.opened = this.openKnown(target);
       this.remoteSession = this.link(this.opened);
       this.currentName = target;
       this.remember({ lastWorkspace: target });
@@ -281,13 +327,22 @@ export class WorkspaceHost {
   delete(name: string): void {
     const checked = this.known(name);
     if (checked === this.currentName) throw new WorkspaceError(`"${checked}" is the workspace in use; switch to another one before deleting it`, 409);
-    for (const suffix of SIDE_FILES) fs.rmSync(workspaceFile(this.dataDir, checked) + suffix, { force: true });
+    removeWorkspaceFiles(this.dataDir, checked);
   }
 
   exportBundle(name: string): WorkspaceBundle {
     const checked = this.known(name);
+    const file = workspaceFile(this.dataDir, checked);
     // A second connection reads the last committed state (WAL), the open workspace's too.
-    const store = new Store(openDatabase(workspaceFile(this.dataDir, checked), this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}));
+    let db;
+    try {
+      checkDatabaseFile(file, checked);
+      db = openForReading(file, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+    } catch (error) {
+      if (error instanceof DataFolderError || error instanceof StorageError) throw new WorkspaceError(error.message, 409);
+      throw error;
+    }
+    const store = new Store(db);
     try {
       return exportBundle(store, checked);
     } finally {

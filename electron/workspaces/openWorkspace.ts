@@ -5,7 +5,10 @@
  */
 import { OutboxRecorder } from '../remote/outbox';
 import { createApi, type Api } from '../server/api';
-import { openDatabase, type OpenOptions } from '../server/store/database';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openDatabase, openDatabaseReadOnly, type Db, type OpenOptions } from '../server/store/database';
+import { withFile } from '../server/store/storageErrors';
 import { Services, type Instance } from '../server/store/services';
 import { HostIndexer } from './hostIndexer';
 
@@ -23,10 +26,50 @@ export interface OpenWorkspaceOptions extends OpenOptions {
   readonly adminToken?: string;
 }
 
+/**
+ * Open a workspace (made when its file does not exist: the caller has chosen it, dataFolder.ts);
+ * a full or read-only disk or a damaged database is told naming the file (storageErrors.ts).
+ */
 export function openWorkspace(options: OpenWorkspaceOptions): OpenedWorkspace {
+  try {
+    return opened(options);
+  } catch (error) {
+    throw withFile(error, options.file);
+  }
+}
+
+/**
+ * A workspace's existing database, to read only: as any workspace where its folder can be written
+ * (migrated if it must be), else opened read-only, writing nothing (database.ts).
+ */
+export function openForReading(file: string, options: OpenOptions = {}): Db {
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  try {
+    return folderWritable(path.dirname(file)) ? openDatabase(file, binding) : openDatabaseReadOnly(file, binding);
+  } catch (error) {
+    throw withFile(error, file);
+  }
+}
+
+function folderWritable(folder: string): boolean {
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function opened(options: OpenWorkspaceOptions): OpenedWorkspace {
   const db = openDatabase(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   // A bound workspace records its local changes in the outbox.
-  const services = new Services(db, options.instance, (repositories) => (repositories.boundRemote() === undefined ? undefined : new OutboxRecorder(repositories)));
+  let services: Services;
+  try {
+    services = new Services(db, options.instance, (repositories) => (repositories.boundRemote() === undefined ? undefined : new OutboxRecorder(repositories)));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const bound = services.recorder !== undefined;
   try {
     // In a bound workspace, vendor_device pk 1 is the central server, as mirrored.

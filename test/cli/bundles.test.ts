@@ -31,6 +31,8 @@ describe('export and import of a workspace', () => {
     const dir = tempDir();
     const input = path.join(dir, 'hosts.json');
     fs.writeFileSync(input, JSON.stringify(hosts));
+    // --workspace names an existing workspace (issue 23 §2): lyon is made first.
+    expect(run(dir, ['workspace', 'create', 'lyon']).status).toBe(0);
     expect(run(dir, ['import-hosts', input, '--workspace', 'lyon']).status).toBe(0);
     const bundle = path.join(dir, 'lyon.outpost.json');
     const exported = run(dir, ['export', bundle, '--workspace', 'lyon']);

@@ -88,6 +88,26 @@ describe('in this process, with a fake parent port', () => {
     expect((port.received[0] as { message: string }).message).toMatch(/cannot use .* as the data folder/);
   });
 
+  test("the last used workspace's database lost or empty is a permanent failure naming the file; nothing is made in its place", async () => {
+    const data = path.join(dir, 'lost');
+    fs.mkdirSync(path.join(data, 'workspaces'), { recursive: true });
+    fs.writeFileSync(path.join(data, 'outpost.json'), JSON.stringify({ lastWorkspace: 'site' }));
+    const file = path.join(data, 'workspaces', 'site.sqlite3');
+    for (const [lost, said] of [
+      [() => fs.rmSync(file, { force: true }), `the database of workspace "site", the one used last, is missing: ${file}`],
+      [() => fs.writeFileSync(file, ''), `the database of workspace "site", ${file}, is empty (0 bytes): restore it from a backup, or delete the workspace`],
+    ] as const) {
+      lost();
+      const port = new FakeParentPort();
+      const exits: number[] = [];
+      expect(await runServerProcess({ dataDir: data, port, exit: (code) => exits.push(code), log: () => {} })).toBeUndefined();
+      expect(exits).toEqual([1]);
+      expect(port.received).toEqual([{ type: 'failed', permanent: true, message: expect.stringContaining(said) }]);
+      expect(fs.readdirSync(path.join(data, 'workspaces'))).toEqual(fs.existsSync(file) ? ['site.sqlite3'] : []);
+    }
+    expect(fs.statSync(file).size).toBe(0);
+  });
+
   test('a native module built for another runtime is a permanent failure', async () => {
     const port = new FakeParentPort();
     const bogus = path.join(dir, 'better_sqlite3.node');

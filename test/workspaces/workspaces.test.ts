@@ -113,6 +113,25 @@ describe('workspaces', () => {
     await server.api.post('/app/workspaces/default/open');
   });
 
+  test.each([
+    ['empty (0 bytes)', (file: string) => fs.writeFileSync(file, ''), 'is empty (0 bytes): restore it from a backup, or delete the workspace'],
+    ['not a database', (file: string) => fs.writeFileSync(file, 'x'.repeat(64 * 1024)), 'is not a workspace database (SQLITE_NOTADB'],
+  ])('a workspace whose database is %s is refused on open and export naming the file (409); the current one stays', async (_what, damage, said) => {
+    const name = `broken-${said.length}`;
+    expect((await server.api.post('/app/workspaces', { name })).status).toBe(201);
+    const file = path.join(server.dir, 'workspaces', `${name}.sqlite3`);
+    damage(file);
+    const before = fs.readFileSync(file);
+    for (const reply of [await server.api.post(`/app/workspaces/${name}/open`), await server.api.get(`/app/workspaces/${name}/export`)]) {
+      expect(reply.status).toBe(409);
+      expect(reply.json().detail).toContain(file);
+      expect(reply.json().detail).toContain(said);
+    }
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect((await server.api.get('/app/status')).json().workspace).toBe('default');
+    expect((await server.api.delete(`/app/workspaces/${name}`)).status).toBe(204);
+  });
+
   test('a refused central server setting is reported on its field; tokens are never shown', async () => {
     const bad = async (body: Record<string, unknown>) => (await server.api.post('/app/remotes', { name: 'r', url: 'https://c.example', token: 't0k', ...body })).json();
     expect(await bad({ url: 'ftp://c.example' })).toEqual({ url: ['A central server is reached over https, not ftp:.'] });

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { replaceFile } from '../store/storageErrors';
 
 export interface TlsMaterial {
   readonly cert: string;
@@ -54,7 +55,8 @@ export async function selfSignedTls(dataDir: string, host: string): Promise<TlsM
     ],
   });
   fs.mkdirSync(path.dirname(certFile), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  fs.writeFileSync(certFile, pems.cert, { mode: 0o600 });
+  // Whole or not at all, and a full or read-only disk told with the file (store/storageErrors.ts).
+  replaceFile(keyFile, pems.private);
+  replaceFile(certFile, pems.cert);
   return { cert: pems.cert, key: pems.private };
 }

@@ -3,6 +3,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
+import { StorageError } from './storageErrors';
+
+// better-sqlite3 reads this once, when its native part loads at the first connection: file: URIs
+// let a database on a read-only disk be opened `immutable` (openDatabaseReadOnly). Only a name
+// beginning with "file:" is read as a URI; a workspace's file is an absolute path.
+process.env.SQLITE_USE_URI ??= '1';
 
 export type Db = Database.Database;
 
@@ -50,9 +56,71 @@ export function openReadOnly(source: DatabaseSource, pageCacheMb = 4): Db {
   return db;
 }
 
-/** A read-only connection to a workspace file, in this thread (what it is bound to, read without opening it for writing). */
-export function openFileReadOnly(file: string, options: OpenOptions = {}): Db {
-  return new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+/** A database file's name as an SQLite URI (`?` and `#` are the URI's own). */
+function fileUri(file: string, parameters: string): string {
+  const slashed = path.resolve(file).replaceAll('\\', '/');
+  return `file:${slashed.startsWith('/') ? '' : '/'}${encodeURI(slashed).replaceAll('?', '%3F').replaceAll('#', '%23')}?${parameters}`;
+}
+
+function writable(folder: string): boolean {
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Open an existing workspace database to read it only, writing nothing (issue 23 §3: reading
+ * and export work on a read-only data folder). Where SQLite cannot make the -shm file WAL
+ * needs (a read-only disk), it is opened `immutable`, unless its -wal holds changes not yet in
+ * the database: immutable would not see them. A database that needs migrating is refused (that
+ * writes); so is one from a newer Outpost.
+ */
+export function openDatabaseReadOnly(file: string, options: OpenOptions = {}): Db {
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  const first = (db: Db): Db => {
+    try {
+      // SQLite opens the file at the first statement: a problem shows here, not in the constructor.
+      db.pragma('user_version', { simple: true });
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  };
+  let db: Db;
+  try {
+    db = first(new Database(file, { readonly: true, fileMustExist: true, ...binding }));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('SQLITE_CANTOPEN') || !fs.existsSync(file) || writable(path.dirname(file))) throw error;
+    const wal = fs.statSync(`${file}-wal`, { throwIfNoEntry: false });
+    if (wal && wal.size > 0) {
+      throw new StorageError(
+        `${file}-wal holds changes not yet written into ${file}, and its disk is read-only: make it writable once (remount it read-write) and open the workspace, then it can be read read-only`,
+        'read-only',
+        file,
+      );
+    }
+    db = first(new Database(fileUri(file, 'immutable=1'), { readonly: true, ...binding }));
+  }
+  try {
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma(`cache_size = -${PAGE_CACHE_MB * 1024}`);
+    db.function('contains_folded', { deterministic: true }, containsFolded);
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > LATEST_VERSION) throw new DatabaseTooNewError(file, current);
+    if (current < LATEST_VERSION) {
+      throw new StorageError(`${file} was written by an older Outpost and must be upgraded, which writes to it: open it once where its disk is writable`, 'read-only', file);
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /** Case-insensitive containment, Unicode-aware (SQLite's LIKE folds ASCII only). */

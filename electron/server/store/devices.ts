@@ -64,7 +64,10 @@ export class Devices {
   ensureInstance(info: DeviceInfo): void {
     const row = this.store.query('SELECT pk FROM vendor_device WHERE pk = 1').get();
     if (row) {
-      this.store.command("UPDATE vendor_device SET name = ?, version = ? WHERE pk = 1 AND kind = 'central'").run(info.name, info.version);
+      // Written only when it changed: opening a workspace writes nothing otherwise (a full disk still serves).
+      this.store
+        .command("UPDATE vendor_device SET name = ?, version = ? WHERE pk = 1 AND kind = 'central' AND (name IS NOT ? OR version IS NOT ?)")
+        .run(info.name, info.version, info.name, info.version);
     } else {
       this.store.command("INSERT INTO vendor_device (pk, kind, name, address, probe, version) VALUES (1, 'central', ?, ?, NULL, ?)").run(info.name, info.address, info.version);
     }

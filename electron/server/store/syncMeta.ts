@@ -1,5 +1,5 @@
 /** The binding's small state (sync_meta): the remote it is bound to, last sync times, the lease. */
-import { openFileReadOnly, type Db, type OpenOptions } from './database';
+import type { Db } from './database';
 import { Store } from './store';
 
 export class SyncMeta {
@@ -15,16 +15,6 @@ export class SyncMeta {
 
   delete(key: string): void {
     this.store.command('DELETE FROM sync_meta WHERE key = ?').run(key);
-  }
-}
-
-/** The remote a workspace file is bound to, read without opening it for writing (throws when it cannot be read). */
-export function boundRemoteOf(file: string, options: OpenOptions = {}): string | undefined {
-  const store = new Store(openFileReadOnly(file, options));
-  try {
-    return new SyncMeta(store).get('remote');
-  } finally {
-    store.close();
   }
 }
 
