@@ -5,11 +5,13 @@
  * the home networks, and the central servers.
  */
 import { useEffect, useRef, useState } from 'react';
-import { user as userResource, type JsonObject, type JsonValue } from '../../../shared/resources';
+import type { WorkspaceRow } from '../../../shared/app/routes';
+import { user as userResource, type JsonObject } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { bridge } from '../api/bridge';
 import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useQuery } from '../data/useQuery';
 import { HomeNets } from './SettingsHomeNets';
 import { useObject } from '../hooks';
 import { DateTime } from '../components/DateTime';
@@ -143,17 +145,14 @@ function Account() {
   );
 }
 
-interface WorkspaceRow {
-  readonly name: string;
-  readonly current: boolean;
-  readonly sizeBytes: number;
-  /** The central server it is bound to; null when standalone. */
-  readonly remote: string | null;
-}
+const NO_WORKSPACES: readonly WorkspaceRow[] = [];
 
 function Workspaces() {
-  const [rows, setRows] = useState<readonly WorkspaceRow[]>([]);
-  const [error, setError] = useState<string | undefined>();
+  const list = useQuery('workspaces', (signal) => appCall('workspaces', { signal }));
+  const rows = list.data?.workspaces ?? NO_WORKSPACES;
+  // An action's failure, else the list's.
+  const [actionError, setError] = useState<string | undefined>();
+  const error = actionError ?? (list.error ? messageOf(list.error) : undefined);
   const [notice, setNotice] = useState<string | undefined>();
   const [newName, setNewName] = useState('');
   const [newRemote, setNewRemote] = useState('');
@@ -163,25 +162,6 @@ function Workspaces() {
   const [importName, setImportName] = useState('');
   const file = useRef<HTMLInputElement>(null);
 
-  const load = async () => {
-    try {
-      const body = await appCall('workspaces');
-      setRows(
-        (body.workspaces as JsonObject[]).map((w) => ({
-          name: String(w.name),
-          current: w.current === true,
-          sizeBytes: Number(w.sizeBytes),
-          remote: typeof w.remote === 'string' ? w.remote : null,
-        })),
-      );
-    } catch (failure) {
-      setError(messageOf(failure));
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, []);
-
   /** True when it worked; a failure is shown and leaves the forms as typed. */
   const act = async (what: () => Promise<unknown>, done?: string): Promise<boolean> => {
     setError(undefined);
@@ -189,7 +169,7 @@ function Workspaces() {
     try {
       await what();
       if (done) setNotice(done);
-      await load();
+      list.reload();
       return true;
     } catch (failure) {
       setError(messageOf(failure));
@@ -207,7 +187,7 @@ function Workspaces() {
 
   const exportOne = (name: string) =>
     act(async () => {
-      const bundle = await appCall<'exportWorkspace', JsonValue>('exportWorkspace', { params: { name } });
+      const bundle = await appCall('exportWorkspace', { params: { name } });
       const saved = await bridge.saveFile(`${name}.outpost.json`, JSON.stringify(bundle, null, 1));
       if (!saved) throw new Error('Export cancelled.');
     }, `Workspace "${name}" exported.`);
@@ -362,7 +342,7 @@ function Workspaces() {
           onConfirm={async () => {
             await appCall('deleteWorkspace', { params: { name: deleting } });
             setNotice(`Workspace "${deleting}" deleted.`);
-            await load();
+            list.reload();
           }}
         />
       )}
