@@ -16,6 +16,7 @@ export const ROUTES = [
   '/hosts/:ip',
   '/history',
   '/history/central',
+  '/history/central/:pk',
   '/history/:pk',
   '/sync',
   '/sync/conflicts',

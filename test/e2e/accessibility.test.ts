@@ -29,7 +29,7 @@ let site: BoundWorkspace;
 let browser: PageSession;
 let page: Page;
 /** The objects the examples name. */
-const known = { template: 0, unusedTemplate: 0, probe: 0, historyEntry: 0, conflict: 0, refused: '' };
+const known = { template: 0, unusedTemplate: 0, probe: 0, historyEntry: 0, centralEntry: 0, conflict: 0, refused: '' };
 
 async function answered(reply: Promise<{ status: number; text: string; json(): any }>, status: number): Promise<Body> {
   const answer = await reply;
@@ -57,6 +57,7 @@ beforeAll(async () => {
   known.conflict = (await answered(site.api.get('/app/sync/conflicts'), 200))[0].seq;
   known.refused = 'nantes-edge-2';
   known.historyEntry = (await answered(site.api.get('/app/history'), 200)).results[0].pk;
+  known.centralEntry = (await answered(site.api.get('/app/sync/remote-history'), 200)).results[0].pk;
   await answered(
     site.api.post('/rest/appliances/host_id/import/', [{ ip: '10.20.1.15', hits: 3, host_id: { first_seen: '2026-03-02T07:42:10+00:00', last_seen: '2026-03-12T18:03:55+00:00', hostname: [{ host: 'mail.acme.example', first_seen: '2026-03-02T07:42:10+00:00', last_seen: '2026-03-12T18:03:55+00:00' }] } }]),
     201,
@@ -85,6 +86,7 @@ const EXAMPLES: Readonly<Record<RoutePattern, () => string>> = {
   '/hosts/:ip': () => '#/hosts/10.20.1.15',
   '/history': () => '#/history',
   '/history/central': () => '#/history/central',
+  '/history/central/:pk': () => `#/history/central/${known.centralEntry}`,
   '/history/:pk': () => `#/history/${known.historyEntry}`,
   '/sync': () => '#/sync',
   '/sync/conflicts': () => '#/sync/conflicts',
