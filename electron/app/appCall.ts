@@ -1,10 +1,15 @@
 /** One call of an `/app/` route, as its handler sees it, and the handlers' table type. */
-import type { AppRouteName } from '../../shared/app/routes';
-import type { JsonObject, JsonValue } from '../../shared/resources';
+import type { AppAnswer, AppRouteName } from '../../shared/app/routes';
+import type { JsonObject } from '../../shared/resources';
 import type { ApiRequest } from '../server/http/types';
 import type { UserRecord } from '../server/store/users';
 
-export type Answer = { status: number; body: JsonValue | null; headers?: Record<string, string | readonly string[]> };
+/** A route's answer: its status, the body its type in shared/app/routes.ts says, extra headers. */
+export interface Answer<N extends AppRouteName = AppRouteName> {
+  readonly status: number;
+  readonly body: AppAnswer<N>;
+  readonly headers?: Record<string, string | readonly string[]>;
+}
 
 export interface AppCall {
   readonly req: ApiRequest;
@@ -15,7 +20,12 @@ export interface AppCall {
   body(): JsonObject;
 }
 
-/** The handler of a route: the call and the path's parameters (decoded). */
-export type AppHandler = (call: AppCall, params: Readonly<Record<string, string>>) => Answer | Promise<Answer>;
+/** The handler of a route: the call and the path's parameters (decoded), answering the route's type. */
+export type AppHandler<N extends AppRouteName> = (call: AppCall, params: Readonly<Record<string, string>>) => Answer<N> | Promise<Answer<N>>;
 
-export type AppHandlers = Readonly<Record<AppRouteName, AppHandler>>;
+export type AppHandlers = { readonly [N in AppRouteName]: AppHandler<N> };
+
+/** A 200 answer of route `N`. */
+export function ok<N extends AppRouteName>(body: AppAnswer<N>): Answer<N> {
+  return { status: 200, body };
+}

@@ -18,8 +18,8 @@ import { authenticate, CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../serv
 import { jsonResponse } from '../server/http/responses';
 import { isManager, type UserRecord } from '../server/store/users';
 import { setCookie, setCookieHeaders } from '../server/views/login';
-import { appRoleFor, matchAppRoute } from '../../shared/app/routes';
-import type { AppCall, AppHandlers, Answer } from './appCall';
+import { appRoleFor, matchAppRoute, type AppStatus, type WorkspaceList } from '../../shared/app/routes';
+import { ok, type AppCall, type AppHandlers, type Answer } from './appCall';
 import { historyHandlers } from './historyRoutes';
 import { hostHandlers } from './hostRoutes';
 import { centralLink, syncHandlers, syncSummary } from './syncRoutes';
@@ -27,8 +27,6 @@ import { centralLink, syncHandlers, syncSummary } from './syncRoutes';
 export interface AppInfo {
   readonly version: string;
 }
-
-const ok = (body: JsonValue): Answer => ({ status: 200, body });
 
 function nameIn(body: JsonObject): string {
   const name = body.name;
@@ -38,7 +36,8 @@ function nameIn(body: JsonObject): string {
 
 /** An answer, or an error of the kinds the app's routes throw, in the API's shapes. */
 function responseOf(answer: Answer): ApiResponse {
-  const response = jsonResponse(answer.status, answer.body, {}, undefined);
+  // Every answer type of shared/app/routes.ts is JSON data (objects, arrays, strings, numbers, booleans, null).
+  const response = jsonResponse(answer.status, answer.body as JsonValue, {}, undefined);
   return { ...response, headers: { ...response.headers, 'Cache-Control': 'no-store', ...(answer.headers ?? {}) } };
 }
 
@@ -52,7 +51,7 @@ function errorResponse(error: unknown): ApiResponse {
 }
 
 export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest) => ApiResponse | Promise<ApiResponse> | undefined {
-  const status = (user: UserRecord): JsonObject => ({
+  const status = (user: UserRecord): AppStatus => ({
     version: info.version,
     workspace: host.name,
     mode: host.session() === undefined ? 'standalone' : 'bound',
@@ -74,7 +73,7 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     ]);
   };
 
-  const workspaceList = () => ({ current: host.name, workspaces: host.list().map((w) => ({ ...w, remote: w.remote ?? null })) });
+  const workspaceList = (): WorkspaceList => ({ current: host.name, workspaces: host.list().map((w) => ({ ...w, remote: w.remote ?? null })) });
 
   /** One handler per route of the table (shared/app/routes.ts); the compiler checks none is missing. */
   const handlers: AppHandlers = {

@@ -11,16 +11,15 @@ import { encodeQuery, parseQuery, removeParam, replaceParam } from '../../shared
 import { fieldChangesJson } from '../../shared/api/fieldChanges';
 import { parseHistoryRange } from '../../shared/app/history';
 import { appPath } from '../../shared/app/routes';
-import type { JsonObject, JsonValue } from '../../shared/resources';
+import type { AppPage } from '../../shared/app/routes';
+import type { JsonObject } from '../../shared/resources';
 import { history as historyResource } from '../../shared/resources';
 import { lookupPk } from '../server/handlers/model';
 import { historyPage } from '../server/handlers/rules';
 import type { WorkspaceHost } from '../workspaces/host';
-import type { AppHandlers, Answer } from './appCall';
+import { ok, type AppHandlers } from './appCall';
 
 type HistoryRouteName = 'history' | 'historyChanges';
-
-const ok = (body: JsonValue): Answer => ({ status: 200, body });
 
 export function historyHandlers(host: WorkspaceHost): Pick<AppHandlers, HistoryRouteName> {
   return {
@@ -36,7 +35,7 @@ export function historyHandlers(host: WorkspaceHost): Pick<AppHandlers, HistoryR
         const query = encodeQuery(n === 1 ? removeParam(pairs, 'page') : replaceParam(pairs, 'page', String(n)));
         return `${appPath('history')}${query ? `?${query}` : ''}`;
       };
-      const body: JsonObject = {
+      const body: AppPage<JsonObject> = {
         count: page.count,
         next: page.page < pages ? link(page.page + 1) : null,
         previous: page.page > 1 ? link(page.page - 1) : null,

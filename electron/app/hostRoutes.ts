@@ -6,14 +6,11 @@
 import { ApiError } from '../../shared/api/errors';
 import { MESSAGES } from '../../shared/api/messages';
 import { parseHomeNets } from '../../shared/eve/identity';
-import type { JsonValue } from '../../shared/resources';
 import { DiskFullError, EveImportError, importEve, refreshIdentities, type EveProgress } from '../workspaces/eveImport';
 import type { WorkspaceHost } from '../workspaces/host';
-import type { AppHandlers, Answer } from './appCall';
+import { ok, type AppHandlers } from './appCall';
 
 type HostRouteName = 'importEve' | 'eveProgress' | 'homeNets' | 'setHomeNets';
-
-const ok = (body: JsonValue): Answer => ({ status: 200, body });
 
 export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteName> {
   /** The import under way (one at a time), as its progress says. */
@@ -41,7 +38,7 @@ export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteNa
             running = { ...progress, name };
           },
         });
-        return ok(JSON.parse(JSON.stringify(summary)) as JsonValue);
+        return ok(summary);
       } catch (error) {
         if (error instanceof EveImportError) throw ApiError.detail(400, error.message);
         if (error instanceof DiskFullError) throw ApiError.detail(507, error.message);
@@ -50,7 +47,7 @@ export function hostHandlers(host: WorkspaceHost): Pick<AppHandlers, HostRouteNa
         running = undefined;
       }
     },
-    eveProgress: () => ok(running ? { running: true, ...running } : { running: false }),
+    eveProgress: () => ok(running ? { ...running, running: true } : { running: false }),
     homeNets: () => ok(homeNetsOf()),
     setHomeNets: async (call) => {
       const body = call.body();

@@ -7,26 +7,20 @@
 import { ApiError } from '../../shared/api/errors';
 import { MESSAGES } from '../../shared/api/messages';
 import { isIpLiteral } from '../../shared/app/bridge';
+import type { AppRouteName, RemoteInfo } from '../../shared/app/routes';
 import type { SyncStatusView } from '../../shared/app/sync';
-import type { JsonObject, JsonValue } from '../../shared/resources';
+import type { JsonObject } from '../../shared/resources';
 import { ResolveError } from '../remote/engine';
 import { RemoteConfigError } from '../remote/remotes';
 import { RemoteSession } from '../remote/session';
 import type { WorkspaceHost } from '../workspaces/host';
-import type { AppHandler, AppHandlers, Answer } from './appCall';
-
-const ok = (body: JsonValue): Answer => ({ status: 200, body });
-
-function toJson<T>(value: T): JsonValue {
-  return JSON.parse(JSON.stringify(value)) as JsonValue;
-}
+import { ok, type AppHandler, type AppHandlers } from './appCall';
 
 /** The sync part of `/app/status`: what the always-visible indicator shows. */
-export function syncSummary(host: WorkspaceHost): JsonValue {
+export function syncSummary(host: WorkspaceHost): SyncStatusView | null {
   const session = host.session();
   if (session === undefined) return null;
-  const view: SyncStatusView =
-    session instanceof RemoteSession
+  return session instanceof RemoteSession
       ? { ...session.engine.status(), problem: null }
       : {
           remote: { name: session.name, url: null },
@@ -41,7 +35,6 @@ export function syncSummary(host: WorkspaceHost): JsonValue {
           outbox: null,
           problem: session.problem,
         };
-  return toJson(view);
 }
 
 function sessionOf(host: WorkspaceHost): RemoteSession {
@@ -77,7 +70,7 @@ function optionalText(body: JsonObject, name: string): string | undefined {
 }
 
 /** The central server's hunt page for an address (app.md §4 Host lookup); null when standalone. */
-export function centralLink(host: WorkspaceHost, ip: string | undefined): JsonValue {
+export function centralLink(host: WorkspaceHost, ip: string | undefined): { url: string | null } {
   const session = host.session();
   if (!(session instanceof RemoteSession) || ip === undefined || !isIpLiteral(ip)) return { url: null };
   const url = new URL('rules/hunt', session.config.url.endsWith('/') ? session.config.url : `${session.config.url}/`);
@@ -87,7 +80,8 @@ export function centralLink(host: WorkspaceHost, ip: string | undefined): JsonVa
   return { url: url.href };
 }
 
-type SyncRouteName =
+type SyncRouteName = Extract<
+  AppRouteName,
   | 'remotes'
   | 'addRemote'
   | 'changeRemote'
@@ -98,7 +92,8 @@ type SyncRouteName =
   | 'remoteHistory'
   | 'discardEntry'
   | 'retryEntry'
-  | 'resolveEntry';
+  | 'resolveEntry'
+>;
 
 /** A remote's configuration error as the API's error shapes. */
 function asApiError(error: unknown): unknown {
@@ -111,7 +106,7 @@ function asApiError(error: unknown): unknown {
 }
 
 /** Run a handler with the sync layer's errors turned into the API's. */
-function guarded(handler: AppHandler): AppHandler {
+function guarded<N extends SyncRouteName>(handler: AppHandler<N>): AppHandler<N> {
   return (call, params) => {
     try {
       return handler(call, params);
@@ -123,14 +118,14 @@ function guarded(handler: AppHandler): AppHandler {
 
 /** The handlers of `/app/sync…` and `/app/remotes…`. */
 export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteName> {
-  const remoteList = () =>
+  const remoteList = (): RemoteInfo[] =>
     host.remotes.list().map((r) => ({ name: r.name, url: r.url, insecure: r.insecure === true, pin: r.pin ?? null, hasToken: host.remotes.token(r.name) !== undefined }));
   const existing = (name: string) => {
     const found = host.remotes.get(name);
     if (!found) throw ApiError.detail(404, `There is no remote "${name}".`);
     return found;
   };
-  const handlers: Record<SyncRouteName, AppHandler> = {
+  const handlers: Pick<AppHandlers, SyncRouteName> = {
     remotes: () => ok(remoteList()),
     addRemote: (call) => {
       const body = call.body();
@@ -161,7 +156,7 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
         host.remoteTokenChanged(name);
       }
       const remote = remoteList().find((r) => r.name === name) ?? null;
-      return ok(tokenCleared ? { ...remote, warning: 'The address now names another server: its token was removed; give the token for that server.' } : remote);
+      return ok(remote && tokenCleared ? { ...remote, warning: 'The address now names another server: its token was removed; give the token for that server.' } : remote);
     },
     removeRemote: (_call, params) => {
       existing(params.name!);
@@ -170,15 +165,15 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
     },
     sync: () => {
       const session = sessionOf(host);
-      return ok(toJson({ status: session.engine.status(), entries: session.engine.entries() }));
+      return ok({ status: session.engine.status(), entries: session.engine.entries() });
     },
     syncNow: (call) => {
       const session = sessionOf(host);
       const body = call.body();
       void session.syncNow({ allowMassDelete: flag(body, 'allowMassDelete'), user: { pk: call.user.pk, username: call.user.username } });
-      return { status: 202, body: toJson(session.engine.status()) };
+      return { status: 202, body: session.engine.status() };
     },
-    conflicts: () => ok(toJson(sessionOf(host).engine.conflicts())),
+    conflicts: () => ok(sessionOf(host).engine.conflicts()),
     remoteHistory: (call) => {
       sessionOf(host);
       const page = Math.max(1, Number(call.query('page') ?? '1') || 1);
@@ -194,7 +189,7 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
       const session = sessionOf(host);
       session.engine.retry(seqOf(params.seq));
       session.nudge();
-      return ok(toJson(session.engine.status()));
+      return ok(session.engine.status());
     },
     resolveEntry: (call, params) => {
       const session = sessionOf(host);
@@ -204,8 +199,21 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
       if (choice !== 'mine' && choice !== 'theirs') throw ApiError.validation({ choice: [`"${String(choice)}" is not a valid choice.`] });
       const left = session.engine.resolve(seq, requiredText(body, 'field'), choice);
       session.nudge();
-      return ok(toJson({ entry: left ?? null }));
+      return ok({ entry: left ?? null });
     },
   };
-  return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, guarded(handler)])) as Record<SyncRouteName, AppHandler>;
+  const guard = <N extends SyncRouteName>(name: N) => guarded(handlers[name]);
+  return {
+    remotes: guard('remotes'),
+    addRemote: guard('addRemote'),
+    changeRemote: guard('changeRemote'),
+    removeRemote: guard('removeRemote'),
+    sync: guard('sync'),
+    syncNow: guard('syncNow'),
+    conflicts: guard('conflicts'),
+    remoteHistory: guard('remoteHistory'),
+    discardEntry: guard('discardEntry'),
+    retryEntry: guard('retryEntry'),
+    resolveEntry: guard('resolveEntry'),
+  };
 }

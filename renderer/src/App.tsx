@@ -1,10 +1,11 @@
 /**
  * The screens, chosen by the route (the URL's hash), once the session is known: the sign-in
- * screen when signed out, a not-found screen for a route the app does not know.
+ * screen when signed out, a not-found screen for a route the app does not know (router.ts,
+ * `ROUTES`).
  */
 import { useEffect, type JSX } from 'react';
 import { AppShell, SCREENS, type ScreenPath } from './components/AppShell';
-import { useRoute } from './router';
+import { matchRoute, useRoute } from './router';
 import { HistoryScreen } from './screens/HistoryScreen';
 import { HostsScreen } from './screens/HostsScreen';
 import { NotFoundScreen } from './screens/NotFoundScreen';
@@ -59,7 +60,7 @@ function SignedIn() {
     };
   }, []);
   const first = route.segments[0];
-  const known = first === undefined || isScreen(first);
+  const known = first === undefined || matchRoute(route.segments) !== undefined;
   const current: ScreenPath | undefined = first === undefined ? 'probes' : isScreen(first) ? first : undefined;
   const View = current ? VIEWS[current] : undefined;
   useEffect(() => {

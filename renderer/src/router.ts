@@ -10,6 +10,9 @@ export interface Route {
   readonly query: URLSearchParams;
 }
 
+// The table of every route the app shows lives in a module of its own, free of the DOM (tests read it).
+export { matchRoute, ROUTES, type RoutePattern } from './routes';
+
 export function parseHash(hash: string): Route {
   const text = hash.replace(/^#/, '');
   const q = text.indexOf('?');

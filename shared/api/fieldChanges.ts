@@ -69,15 +69,10 @@ export function fieldChanges(resource: Resource, before: JsonObject | undefined,
 }
 
 /** Changes as JSON: `from` and `to` only where the change has them, never beside `secret`. */
-export function fieldChangesJson(changes: readonly FieldChange[]): JsonObject[] {
-  return changes.map((change) => {
-    const out: JsonObject = { field: change.field };
-    if (change.secret) out.secret = true;
-    else {
-      if ('from' in change) out.from = change.from ?? null;
-      if ('to' in change) out.to = change.to ?? null;
-    }
-    return out;
+export function fieldChangesJson(changes: readonly FieldChange[]): FieldChange[] {
+  return changes.map((change): FieldChange => {
+    if (change.secret) return { field: change.field, secret: true };
+    return { field: change.field, ...('from' in change ? { from: change.from ?? null } : {}), ...('to' in change ? { to: change.to ?? null } : {}) };
   });
 }
 

@@ -6,7 +6,6 @@
  * Settings screen shows the same text.
  */
 import { ROLES, type Role } from '../resources/accounts';
-import type { JsonValue } from '../resources/fields';
 
 export interface ImportedAccounts {
   /** Accounts that came with the bundle; `admin`, this Outpost's own, is not one of them. */
@@ -33,13 +32,4 @@ export function importedAccountsText(accounts: ImportedAccounts): string {
     `${plural(accounts.count, 'account', 'accounts')} came with it (${roles}): none can sign in until a manager of this Outpost ` +
     `sets its password or makes its token (a bundle’s password hashes and tokens are ignored); then ${what}.`
   );
-}
-
-/** The `accounts` of `/app/workspaces/import`'s answer, read back (undefined when it is not that shape). */
-export function importedAccountsOf(value: JsonValue | undefined): ImportedAccounts | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { count, roles } = value;
-  if (typeof count !== 'number' || typeof roles !== 'object' || roles === null || Array.isArray(roles)) return undefined;
-  const counts = Object.fromEntries(ROLES.map((role) => [role, typeof roles[role] === 'number' ? roles[role] : 0])) as Record<Role, number>;
-  return { count, roles: counts };
 }

@@ -2,7 +2,15 @@
  * The app's own endpoints under `/app/` (app.md §1), declared once: the server dispatches on this
  * table (electron/app/appRoutes.ts), checks its roles (electron/app/appPermissions.ts), and the
  * renderer's client builds its requests from it. A path segment starting with `:` is a parameter.
+ * Each route's answer and body are typed here too (`AppRouteTypes`): the server's handlers must
+ * return that answer (the compiler refuses another shape) and the renderer's client gives it, so
+ * that no screen reads an answer by hand.
  */
+import type { ImportedAccounts } from './importedAccounts';
+import type { FieldChange } from '../api/fieldChanges';
+import type { EveProgress, EveSummary } from '../eve/summary';
+import type { JsonObject } from '../resources';
+import type { EntryView, SyncStatus, SyncStatusView } from './sync';
 
 export type AppMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -51,6 +59,138 @@ export const APP_ROUTES = {
 } as const satisfies Readonly<Record<string, AppRouteSpec>>;
 
 export type AppRouteName = keyof typeof APP_ROUTES;
+
+/** Who is signed in, as `/app/status` says it. */
+export interface AppUser {
+  readonly pk: number;
+  readonly username: string;
+  readonly role: string;
+}
+
+/** `GET /app/status` (and `POST /app/workspaces/<name>/open`, about the workspace now open). */
+export interface AppStatus {
+  readonly version: string;
+  readonly workspace: string;
+  readonly mode: 'standalone' | 'bound';
+  /** A bound workspace's link to its central server (the indicator); null when standalone. */
+  readonly sync: SyncStatusView | null;
+  readonly user: AppUser;
+}
+
+/** A workspace of the data folder. */
+export interface WorkspaceRow {
+  readonly name: string;
+  readonly current: boolean;
+  readonly sizeBytes: number;
+  /** The central server it is bound to; null when standalone. */
+  readonly remote: string | null;
+}
+
+export interface WorkspaceList {
+  readonly current: string;
+  readonly workspaces: readonly WorkspaceRow[];
+}
+
+/** A remote of the data folder; its token is never read back, only whether there is one. */
+export interface RemoteInfo {
+  readonly name: string;
+  readonly url: string;
+  readonly insecure: boolean;
+  readonly pin: string | null;
+  readonly hasToken: boolean;
+}
+
+/** The EVE import under way (one at a time), or none. */
+export type EveProgressAnswer = { readonly running: false } | (EveProgress & { readonly running: true; readonly name: string });
+
+export interface HomeNetsAnswer {
+  readonly homeNets: readonly string[];
+}
+
+/** The field changes recorded with one history entry; `recorded` false when none were kept. */
+export interface HistoryChangesAnswer {
+  readonly pk: number;
+  readonly recorded: boolean;
+  readonly changes: readonly FieldChange[];
+}
+
+/** A page of a list, in the API's envelope (history entries keep the API's entry shape). */
+export interface AppPage<T> {
+  readonly count: number;
+  readonly next?: string | null;
+  readonly previous?: string | null;
+  readonly results: readonly T[];
+}
+
+/** What the renderer sends to the routes that take a body (the server still checks every field). */
+export interface WorkspaceBody {
+  readonly name: string;
+  readonly remote?: string;
+}
+
+export interface RemoteBody {
+  readonly name: string;
+  readonly url: string;
+  readonly token: string;
+  readonly insecure?: boolean;
+  readonly pin?: string;
+}
+
+export interface RemoteChangeBody {
+  readonly url?: string;
+  readonly token?: string;
+  readonly insecure?: boolean;
+  readonly pin?: string | null;
+}
+
+type NoBody = Readonly<Record<string, never>>;
+
+/**
+ * Each route's answer (the JSON of a 2xx; null for a 204) and, for those that take one, its body.
+ * Answers are plain JSON data: strings, numbers, booleans, null, arrays and objects of them.
+ */
+export interface AppRouteTypes {
+  status: { answer: AppStatus };
+  centralLink: { answer: { readonly url: string | null } };
+  workspaces: { answer: WorkspaceList };
+  createWorkspace: { answer: { readonly name: string; readonly remote: string | null }; body: WorkspaceBody };
+  /** The body is the bundle file's JSON, as read from the file. */
+  importWorkspace: { answer: { readonly name: string; readonly accounts: ImportedAccounts }; body: JsonObject };
+  renameWorkspace: { answer: WorkspaceList; body: Pick<WorkspaceBody, 'name'> };
+  deleteWorkspace: { answer: null };
+  openWorkspace: { answer: AppStatus; body: NoBody };
+  /** The bundle (docs/workspaces: its tables and rows). */
+  exportWorkspace: { answer: JsonObject };
+  remotes: { answer: readonly RemoteInfo[] };
+  addRemote: { answer: { readonly remote: RemoteInfo | null; readonly warning: string | null }; body: RemoteBody };
+  changeRemote: { answer: (RemoteInfo & { readonly warning?: string }) | null; body: RemoteChangeBody };
+  removeRemote: { answer: null };
+  /** The body is the log itself, streamed (renderer/src/screens/hostsUpload.ts), not JSON. */
+  importEve: { answer: EveSummary };
+  eveProgress: { answer: EveProgressAnswer };
+  homeNets: { answer: HomeNetsAnswer };
+  setHomeNets: { answer: HomeNetsAnswer; body: HomeNetsAnswer };
+  history: { answer: AppPage<JsonObject> };
+  historyChanges: { answer: HistoryChangesAnswer };
+  sync: { answer: { readonly status: SyncStatus; readonly entries: readonly EntryView[] } };
+  syncNow: { answer: SyncStatus; body: { readonly allowMassDelete?: boolean } };
+  conflicts: { answer: readonly EntryView[] };
+  remoteHistory: { answer: AppPage<JsonObject> };
+  discardEntry: { answer: null };
+  retryEntry: { answer: SyncStatus; body: NoBody };
+  resolveEntry: { answer: { readonly entry: EntryView | null }; body: { readonly field: string; readonly choice: 'mine' | 'theirs' } };
+}
+
+/** The answer of a route. */
+export type AppAnswer<N extends AppRouteName> = AppRouteTypes[N]['answer'];
+
+/** The body a route takes; `undefined` for those that take none. */
+export type AppBody<N extends AppRouteName> = AppRouteTypes[N] extends { body: infer B } ? B : undefined;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** The types name every route of the table and no other (the compiler checks it). */
+export type AppRouteTypesMatchTable = Holds<Same<keyof AppRouteTypes, AppRouteName>>;
 
 type ParamsOf<P extends readonly string[]> = P[number] extends infer S ? (S extends `:${infer N}` ? N : never) : never;
 

@@ -111,8 +111,10 @@ describe('templates', () => {
     expect(child.capture_threads).toBe(4);
     expect(pairs(child.interfaces, 'active')).toEqual(pairs(saved.interfaces, 'active'));
     const parentItem = page.getByRole('treeitem', { name: 'Branch offices' });
-    const childItem = parentItem.getByRole('treeitem', { name: 'Lyon branch' });
+    // The child is in the group its parent owns (aria-owns: the group stands beside the parent's row).
+    const childItem = page.getByRole('treeitem', { name: 'Lyon branch' });
     await childItem.waitFor();
+    expect(await page.locator(`[id="${await parentItem.getAttribute('aria-owns')}"]`).getByRole('treeitem', { name: 'Lyon branch' }).count()).toBe(1);
     expect(await childItem.getAttribute('aria-level')).toBe('2');
     expect(await childItem.getAttribute('aria-selected')).toBe('true');
     expect(await parentItem.getAttribute('aria-expanded')).toBe('true');

@@ -406,7 +406,7 @@ describe('Settings → Remotes', () => {
     const remotes = page.getByRole('table', { name: 'Remotes' });
     const central = remotes.getByRole('row', { name: /^central/ });
     await central.waitFor();
-    expect(await central.getByRole('cell').allInnerTexts()).toEqual([link.url, 'plain http (no TLS)', 'set', expect.stringContaining('Replace token')]);
+    expect(await central.getByRole('cell').allInnerTexts()).toEqual([link.url, 'plain http (no TLS)', 'set', expect.stringContaining('Replace the token')]);
 
     await page.getByLabel('Remote name').fill('lab');
     await page.getByLabel('URL', { exact: true }).fill('ftp://lab.acme.example');

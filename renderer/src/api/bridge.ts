@@ -4,6 +4,7 @@
  */
 import type { OutpostBridge, ServerStatus } from '../../../shared/app/bridge';
 import { safeFileName } from '../../../shared/app/bridge';
+import { startPolling } from '../stores/poll';
 import { appCall } from './client';
 
 declare global {
@@ -11,6 +12,9 @@ declare global {
     readonly outpost?: OutpostBridge;
   }
 }
+
+/** How often a browser asks whether the server answers (the desktop app is told by its supervisor). */
+const SERVER_POLL_MS = 5000;
 
 const browserBridge: OutpostBridge = {
   kind: 'browser',
@@ -29,11 +33,11 @@ const browserBridge: OutpostBridge = {
       if (status.state !== last) listener(status);
       last = status.state;
     };
-    const timer = window.setInterval(() => void poll(), 5000);
-    return () => window.clearInterval(timer);
+    const poller = startPolling(poll, () => SERVER_POLL_MS, SERVER_POLL_MS);
+    return () => poller.stop();
   },
   async openOnCentral(ip) {
-    const link = await appCall<'centralLink', { url: string | null }>('centralLink', { query: { ip } });
+    const link = await appCall('centralLink', { query: { ip } });
     if (!link.url) return false;
     window.open(link.url, '_blank', 'noopener,noreferrer');
     return true;

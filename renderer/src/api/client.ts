@@ -4,7 +4,7 @@
  * protocol forwards them with the local token; in a browser the session cookie authenticates
  * and unsafe methods carry the CSRF token.
  */
-import { APP_ROUTES, appPath, type AppParams, type AppRouteName } from '../../../shared/app/routes';
+import { APP_ROUTES, appPath, type AppAnswer, type AppBody, type AppParams, type AppRouteName } from '../../../shared/app/routes';
 import { WORKSPACE_HEADER } from '../../../shared/app/workspaceHeader';
 import type { JsonObject, JsonValue } from '../../../shared/resources';
 import { forgetUnsavedChanges } from '../stores/unsavedChanges';
@@ -90,20 +90,33 @@ export function onSignedOut(handler: () => void): void {
   signedOut = handler;
 }
 
-export async function request<T extends JsonValue = JsonValue>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+/** A request as sent: its query, its body already encoded, and the body's type. */
+interface Outgoing {
+  readonly query?: Query;
+  readonly body?: string;
+  readonly contentType?: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The one place the renderer calls `fetch` (test/layering.test.ts holds it): every request names
+ * the page's workspace, carries the CSRF token when unsafe, and fails as an ApiFailure with the
+ * API's error body (an abort stays an AbortError).
+ */
+async function send(method: string, path: string, outgoing: Outgoing): Promise<JsonValue> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (outgoing.body !== undefined) headers['Content-Type'] = outgoing.contentType ?? 'application/json';
   const csrf = csrfToken();
   if (csrf && method !== 'GET' && method !== 'HEAD') headers['X-CSRFToken'] = csrf;
   if (pageWorkspace !== undefined) headers[WORKSPACE_HEADER] = encodeURIComponent(pageWorkspace);
   let reply: Response;
   try {
-    reply = await fetch(withQuery(path, options.query), {
+    reply = await fetch(withQuery(path, outgoing.query), {
       method,
       headers,
       credentials: 'same-origin',
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(outgoing.body === undefined ? {} : { body: outgoing.body }),
+      ...(outgoing.signal ? { signal: outgoing.signal } : {}),
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
@@ -125,7 +138,18 @@ export async function request<T extends JsonValue = JsonValue>(method: string, p
     if (isWorkspaceConflict(reply.status, body)) workspaceChanged(body.workspace);
     throw new ApiFailure(reply.status, body);
   }
-  return body as T;
+  return body;
+}
+
+export async function request<T extends JsonValue = JsonValue>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const { body, ...rest } = options;
+  // The API's answers are read by their resource's declaration (shared/resources), not by this type.
+  return (await send(method, path, { ...rest, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })) as T;
+}
+
+/** A form posted as a browser's form is (the sign-in page), its JSON answer asked for. */
+export function postForm(path: string, form: URLSearchParams): Promise<JsonValue> {
+  return send('POST', path, { body: form.toString(), contentType: 'application/x-www-form-urlencoded' });
 }
 
 export const api = {
@@ -137,17 +161,34 @@ export const api = {
   delete: (path: string, body?: JsonValue) => request('DELETE', path, body === undefined ? {} : { body }),
 };
 
-/** Options of a call of one of the app's routes: its path parameters when it has some. */
-export type AppCallOptions<N extends AppRouteName> = RequestOptions & (keyof AppParams<N> extends never ? { readonly params?: undefined } : { readonly params: AppParams<N> });
+/**
+ * Options of a call of one of the app's routes: its path parameters when it has some, and its
+ * body when it takes one (typed by the route: shared/app/routes.ts).
+ */
+export type AppCallOptions<N extends AppRouteName> = Omit<RequestOptions, 'body'> &
+  (keyof AppParams<N> extends never ? { readonly params?: undefined } : { readonly params: AppParams<N> }) &
+  (AppBody<N> extends undefined ? { readonly body?: undefined } : { readonly body: AppBody<N> });
+
+type AppCallArgs<N extends AppRouteName> = keyof AppParams<N> extends never ? (AppBody<N> extends undefined ? [AppCallOptions<N>?] : [AppCallOptions<N>]) : [AppCallOptions<N>];
 
 /**
  * A call of one of the app's own routes, by name: its method and path come from the table the
- * server dispatches on (shared/app/routes.ts).
+ * server dispatches on, its answer is the route's type (shared/app/routes.ts).
  */
-export function appCall<N extends AppRouteName, T extends JsonValue = JsonObject>(name: N, ...[options]: keyof AppParams<N> extends never ? [AppCallOptions<N>?] : [AppCallOptions<N>]): Promise<T> {
-  const { params, ...rest } = (options ?? {}) as RequestOptions & { params?: Readonly<Record<string, string | number>> };
+export async function appCall<N extends AppRouteName>(name: N, ...[options]: AppCallArgs<N>): Promise<AppAnswer<N>> {
+  const { params, body, ...rest } = (options ?? {}) as Omit<RequestOptions, 'body'> & { params?: Readonly<Record<string, string | number>>; body?: unknown };
   const path = (appPath as (route: AppRouteName, values?: Readonly<Record<string, string | number>>) => string)(name, params);
-  return request<T>(APP_ROUTES[name].method, path, rest);
+  const answer = await send(APP_ROUTES[name].method, path, { ...rest, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return answerOf(name, answer);
+}
+
+/**
+ * The JSON of a 2xx answer of route `name` as the route's type: the one place an `/app/` answer
+ * is given its type, which holds because the server's handler of the route is typed against the
+ * same table (electron/app/appCall.ts). Also for answers that come another way (an upload).
+ */
+export function answerOf<N extends AppRouteName>(_name: N, body: JsonValue): AppAnswer<N> {
+  return body as AppAnswer<N>;
 }
 
 /** A DRF page of results. */

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { parseHomeNets } from '../../../shared/eve/identity';
 import { ApiFailure, appCall } from '../api/client';
 import { boundedText } from '../components/bounded';
+import { useQuery } from '../data/useQuery';
 import { useStatus } from '../stores/status';
 
 export function HomeNets() {
@@ -13,21 +14,17 @@ export function HomeNets() {
   const manager = app?.user.role === 'Superuser' || app?.user.role === 'Admin';
   const [text, setText] = useState('');
   const [saved, setSaved] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [saveError, setError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
+  const stored = useQuery('homeNets', (signal) => appCall('homeNets', { signal }));
+  // The field starts from the stored list once it is read.
   useEffect(() => {
-    const controller = new AbortController();
-    appCall('homeNets', { signal: controller.signal })
-      .then((answer) => {
-        const list = Array.isArray(answer.homeNets) ? answer.homeNets.map(String).join(', ') : '';
-        setText(list);
-        setSaved(list);
-      })
-      .catch((failure: unknown) => {
-        if (!(failure instanceof DOMException && failure.name === 'AbortError')) setError(failure instanceof Error ? failure.message : String(failure));
-      });
-    return () => controller.abort();
-  }, []);
+    if (!stored.data) return;
+    const list = stored.data.homeNets.join(', ');
+    setText(list);
+    setSaved(list);
+  }, [stored.data]);
+  const error = saveError ?? stored.error?.message;
 
   // Only a CIDR list is accepted: said as it is typed, and the save waits for a valid list.
   const checked = parseHomeNets(text);
@@ -41,7 +38,7 @@ export function HomeNets() {
     setNotice(undefined);
     try {
       const answer = await appCall('setHomeNets', { body: { homeNets: text.split(/[,\s]+/).filter((s) => s !== '') } });
-      const list = Array.isArray(answer.homeNets) ? answer.homeNets.map(String).join(', ') : text;
+      const list = answer.homeNets.join(', ');
       setText(list);
       setSaved(list);
       setNotice('Home networks saved; the hosts of the EVE imports follow them.');

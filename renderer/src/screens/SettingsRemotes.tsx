@@ -211,7 +211,7 @@ export function Remotes() {
                   ) : (
                     <>
                       <button type="button" onClick={() => setReplacing(remote.name)} aria-label={`Replace the token of ${boundedText(remote.name)}`}>
-                        Replace token
+                        Replace the token
                       </button>
                       <button type="button" className="danger" onClick={() => setRemoving(remote.name)} aria-label={`Remove remote ${boundedText(remote.name)}`}>
                         Remove

@@ -5,14 +5,16 @@
  * the home networks, and the central servers.
  */
 import { useEffect, useRef, useState } from 'react';
-import { user as userResource, type JsonObject, type JsonValue } from '../../../shared/resources';
+import type { WorkspaceRow } from '../../../shared/app/routes';
+import { user as userResource, type JsonObject } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
-import { importedAccountsOf, importedAccountsText } from '../../../shared/app/importedAccounts';
+import { importedAccountsText } from '../../../shared/app/importedAccounts';
 import { bridge } from '../api/bridge';
 import { ApiFailure, api, appCall } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { copyText } from '../components/clipboard';
 import { boundedText } from '../components/bounded';
+import { useQuery } from '../data/useQuery';
 import { HomeNets } from './SettingsHomeNets';
 import { useObject } from '../hooks';
 import { DateTime } from '../components/DateTime';
@@ -135,17 +137,14 @@ function Account() {
   );
 }
 
-interface WorkspaceRow {
-  readonly name: string;
-  readonly current: boolean;
-  readonly sizeBytes: number;
-  /** The central server it is bound to; null when standalone. */
-  readonly remote: string | null;
-}
+const NO_WORKSPACES: readonly WorkspaceRow[] = [];
 
 function Workspaces() {
-  const [rows, setRows] = useState<readonly WorkspaceRow[]>([]);
-  const [error, setError] = useState<string | undefined>();
+  const list = useQuery('workspaces', (signal) => appCall('workspaces', { signal }));
+  const rows = list.data?.workspaces ?? NO_WORKSPACES;
+  // An action's failure, else the list's.
+  const [actionError, setError] = useState<string | undefined>();
+  const error = actionError ?? (list.error ? messageOf(list.error) : undefined);
   const [notice, setNotice] = useState<string | undefined>();
   const [newName, setNewName] = useState('');
   const [newRemote, setNewRemote] = useState('');
@@ -155,25 +154,6 @@ function Workspaces() {
   const [importName, setImportName] = useState('');
   const file = useRef<HTMLInputElement>(null);
 
-  const load = async () => {
-    try {
-      const body = await appCall('workspaces');
-      setRows(
-        (body.workspaces as JsonObject[]).map((w) => ({
-          name: String(w.name),
-          current: w.current === true,
-          sizeBytes: Number(w.sizeBytes),
-          remote: typeof w.remote === 'string' ? w.remote : null,
-        })),
-      );
-    } catch (failure) {
-      setError(messageOf(failure));
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, []);
-
   /** True when it worked; a failure is shown and leaves the forms as typed. */
   const act = async (what: () => Promise<unknown>, done?: string | (() => string)): Promise<boolean> => {
     setError(undefined);
@@ -181,7 +161,7 @@ function Workspaces() {
     try {
       await what();
       if (done) setNotice(typeof done === 'function' ? done() : done);
-      await load();
+      list.reload();
       return true;
     } catch (failure) {
       setError(messageOf(failure));
@@ -199,7 +179,7 @@ function Workspaces() {
 
   const exportOne = (name: string) =>
     act(async () => {
-      const bundle = await appCall<'exportWorkspace', JsonValue>('exportWorkspace', { params: { name } });
+      const bundle = await appCall('exportWorkspace', { params: { name } });
       const saved = await bridge.saveFile(`${name}.outpost.json`, JSON.stringify(bundle, null, 1));
       if (!saved) throw new Error('Export cancelled.');
     }, `Workspace "${name}" exported.`);
@@ -218,8 +198,7 @@ function Workspaces() {
       }
       const answer = await appCall('importWorkspace', { body: bundle, query: { name } });
       // What the bundle's accounts may do: none signs in before a manager here sets its password or token.
-      const accounts = importedAccountsOf(answer.accounts);
-      imported = `Workspace "${name}" imported.${accounts ? ` ${importedAccountsText(accounts)}` : ''}`;
+      imported = `Workspace "${name}" imported. ${importedAccountsText(answer.accounts)}`;
       setImportName('');
       if (file.current) file.current.value = '';
     }, () => imported);
@@ -359,7 +338,7 @@ function Workspaces() {
           onConfirm={async () => {
             await appCall('deleteWorkspace', { params: { name: deleting } });
             setNotice(`Workspace "${deleting}" deleted.`);
-            await load();
+            list.reload();
           }}
         />
       )}

@@ -12,6 +12,7 @@ import { boundedText } from '../components/bounded';
 import { BoundedText } from '../components/BoundedText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { href, useRoute } from '../router';
+import { startPolling } from '../stores/poll';
 import { useStatus } from '../stores/status';
 import { followSync, useSync } from '../stores/sync';
 import { ConflictView } from './ConflictView';
@@ -35,8 +36,12 @@ import './sync.css';
 function useNow(ms = 30_000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), ms);
-    return () => window.clearInterval(timer);
+    const clock = startPolling(
+      async () => setNow(Date.now()),
+      () => ms,
+      ms,
+    );
+    return () => clock.stop();
   }, [ms]);
   return now;
 }

@@ -4,11 +4,13 @@
  * the fields the write changed, before and after (recorded by the app, `/app/history/<pk>/changes`).
  * Values are shown bounded (components/BoundedText.tsx): a comment or a value may be 100 KB.
  */
-import { appPath } from '../../../shared/app/routes';
+import type { FieldChange } from '../../../shared/api/fieldChanges';
 import { history, type JsonObject, type JsonValue } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
 import { BoundedText } from '../components/BoundedText';
 import { boundedText } from '../components/bounded';
+import { appCall } from '../api/client';
+import { useQuery } from '../data/useQuery';
 import { useObject } from '../hooks';
 import { href } from '../router';
 import { formatSeen } from './hostsFormat';
@@ -19,9 +21,7 @@ import {
   descriptionParts,
   linkedObjects,
   objectRoute,
-  parseChanges,
   typeLabel,
-  type FieldChangeView,
   type LinkedObject,
 } from './historyFormat';
 import { fieldLabel, valueLines } from './syncFormat';
@@ -95,7 +95,7 @@ function ChangeValue({ field, value, present }: { field: string; value: JsonValu
   );
 }
 
-function ChangeRow({ resource, change }: { resource: string; change: FieldChangeView }) {
+function ChangeRow({ resource, change }: { resource: string; change: FieldChange }) {
   return (
     <tr>
       <th scope="row">{fieldLabel(resource, change.field)}</th>
@@ -119,11 +119,10 @@ function ChangeRow({ resource, change }: { resource: string; change: FieldChange
 
 /** The fields the write changed, as recorded with the entry. */
 function EntryChanges({ pk, entry }: { pk: number; entry: JsonObject }) {
-  const answer = useObject(appPath('historyChanges', { pk }));
+  const answer = useQuery(`history-changes-${pk}`, (signal) => appCall('historyChanges', { params: { pk }, signal }));
   if (answer.error) return <p className="notice error">{answer.error.message}</p>;
-  if (!answer.data) return null;
-  const { recorded, changes } = parseChanges(answer.data);
-  if (!recorded) return null;
+  if (!answer.data?.recorded) return null;
+  const { changes } = answer.data;
   const resource = changedResource(entry.ua_objects) ?? '';
   return (
     <section className="entry-changes" aria-labelledby="history-changes-title">

@@ -134,27 +134,6 @@ export function objectFilterText(param: string): string {
   return match ? `${typeLabel(match[1])} ${match[2]}` : param;
 }
 
-/** One field change as recorded with an entry (`GET /app/history/<pk>/changes`). */
-export interface FieldChangeView {
-  readonly field: string;
-  readonly from?: JsonValue;
-  readonly to?: JsonValue;
-  readonly secret: boolean;
-}
-
-/** The changes answer read defensively: `recorded` false when the entry has none kept. */
-export function parseChanges(body: JsonValue | undefined): { recorded: boolean; changes: FieldChangeView[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { recorded: false, changes: [] };
-  const list = Array.isArray(body.changes) ? body.changes : [];
-  const changes: FieldChangeView[] = [];
-  for (const item of list) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item) || typeof item.field !== 'string') continue;
-    if (item.secret === true) changes.push({ field: item.field, secret: true });
-    else changes.push({ field: item.field, secret: false, ...('from' in item ? { from: item.from! } : {}), ...('to' in item ? { to: item.to! } : {}) });
-  }
-  return { recorded: body.recorded === true, changes };
-}
-
 /** The resource whose fields an entry's changes name: its first linked object's type. */
 export function changedResource(uaObjects: JsonValue | undefined): string | undefined {
   return linkedObjects(uaObjects).find((o) => o.type !== undefined)?.type;

@@ -4,15 +4,15 @@
  * and the hosts found; Cancel stops the upload and nothing of it stays; then the summary.
  */
 import { useEffect, useRef, useState } from 'react';
-import { appPath } from '../../../shared/app/routes';
-import type { JsonObject, JsonValue } from '../../../shared/resources';
+import type { EveProgress, EveSummary } from '../../../shared/eve/summary';
 import { bridge } from '../api/bridge';
-import { ApiFailure, appCall, withQuery } from '../api/client';
+import { answerOf, ApiFailure, appCall } from '../api/client';
 import { ImportForm } from '../components/ImportForm';
 import { boundedText } from '../components/bounded';
 import { BoundedText } from '../components/BoundedText';
+import { startPolling, type Poller } from '../stores/poll';
 import { formatBytes } from './hostsFormat';
-import { uploadFile, type Upload } from './hostsUpload';
+import { uploadEveLog, type Upload } from './hostsUpload';
 
 /** A reason and how many, with the first lines it happened on. */
 interface Counted {
@@ -21,15 +21,10 @@ interface Counted {
   readonly first: readonly string[];
 }
 
-interface Summary {
-  readonly linesRead: number;
-  readonly eventsUsed: number;
-  readonly eventsOther: number;
-  readonly hostsCreated: number;
-  readonly hostsUpdated: number;
+/** The import's summary with its reasons as lists, in the order the server gave them. */
+interface Summary extends Omit<EveSummary, 'skipped' | 'dropped'> {
   readonly skipped: readonly Counted[];
   readonly dropped: readonly Counted[];
-  readonly files: readonly { readonly path: string; readonly fromLine: number; readonly lines: number; readonly alreadyImported: number }[];
 }
 
 type Phase =
@@ -40,34 +35,27 @@ type Phase =
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'failed'; readonly message: string };
 
-const number = (value: JsonValue | undefined) => (typeof value === 'number' ? value : 0);
-
-/** The server's summary, read defensively. */
-const objectOf = (value: JsonValue | undefined): JsonObject => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
+/** How often the page asks the server how far the import is: the next ask waits for the answer (stores/poll.ts). */
+const PROGRESS_POLL_MS = 500;
 
 /** Reasons and their counts, as the summary gives them. */
-function countedOf(value: JsonValue | undefined): Counted[] {
-  return Object.entries(objectOf(value)).map(([reason, counted]) => {
-    const entry = objectOf(counted);
-    return { reason, count: number(entry.count), first: Array.isArray(entry.first) ? entry.first.map(String) : [] };
-  });
+function countedOf(counts: EveSummary['skipped'] | EveSummary['dropped']): Counted[] {
+  return Object.entries(counts).flatMap(([reason, counted]) => (counted ? [{ reason, count: counted.count, first: counted.first }] : []));
 }
 
-export function summaryOf(body: JsonValue): Summary {
-  const object = objectOf(body);
-  return {
-    linesRead: number(object.linesRead),
-    eventsUsed: number(object.eventsUsed),
-    eventsOther: number(object.eventsOther),
-    hostsCreated: number(object.hostsCreated),
-    hostsUpdated: number(object.hostsUpdated),
-    skipped: countedOf(object.skipped),
-    dropped: countedOf(object.dropped),
-    files: (Array.isArray(object.files) ? object.files : []).map((file) => {
-      const entry = objectOf(file);
-      return { path: String(entry.path ?? ''), fromLine: number(entry.fromLine), lines: number(entry.lines), alreadyImported: number(entry.alreadyImported) };
-    }),
-  };
+export function summaryOf(summary: EveSummary): Summary {
+  return { ...summary, skipped: countedOf(summary.skipped), dropped: countedOf(summary.dropped) };
+}
+
+/** The server's progress, read until stopped; each answer that an import runs goes to `onProgress`. */
+function followProgress(onProgress: (progress: EveProgress) => void): Poller {
+  return startPolling(
+    async (signal) => {
+      const progress = await appCall('eveProgress', { signal });
+      if (progress.running) onProgress(progress);
+    },
+    () => PROGRESS_POLL_MS,
+  );
 }
 
 /** "12 lines skipped, not JSON (first: line 3, line 9)". */
@@ -106,21 +94,21 @@ function SummaryView({ summary }: { summary: Summary }) {
 }
 
 /** The server's progress of the import under way, as the page shows it. */
-function progressOf(progress: JsonObject): Extract<Phase, { kind: 'running' }> {
-  const waiting = typeof progress.waitingFor === 'string' ? { waiting: progress.waitingFor } : {};
-  const counts = { sent: number(progress.bytesRead), total: number(progress.bytesTotal), events: number(progress.events), hosts: number(progress.hosts) };
+function progressOf(progress: EveProgress): Extract<Phase, { kind: 'running' }> {
+  const waiting = progress.waitingFor !== undefined ? { waiting: progress.waitingFor } : {};
+  const counts = { sent: progress.bytesRead, total: progress.bytesTotal, events: progress.events, hosts: progress.hosts };
   return { kind: 'running', receiving: progress.receiving === true, ...counts, ...waiting };
 }
 
 export function EveImport({ onImported, onClose }: { onImported: () => void; onClose: () => void }) {
   const [file, setFile] = useState<File | undefined>();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
-  const upload = useRef<Upload | undefined>(undefined);
-  const poll = useRef<number | undefined>(undefined);
+  const upload = useRef<Upload<EveSummary> | undefined>(undefined);
+  const poll = useRef<Poller | undefined>(undefined);
   useEffect(
     () => () => {
       upload.current?.abort();
-      window.clearInterval(poll.current);
+      poll.current?.stop();
     },
     [],
   );
@@ -133,7 +121,7 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
     let server: ReturnType<typeof progressOf> | undefined;
     const show = () => setPhase(server && !server.receiving ? server : { ...(server ?? { events: 0, hosts: 0 }), kind: 'running', receiving: true, sent, total: file.size });
     show();
-    const current = uploadFile(withQuery(appPath('importEve'), { name: file.name }), file, 'application/octet-stream', {
+    const current = uploadEveLog(file, {
       onProgress: (loaded) => {
         sent = loaded;
         show();
@@ -141,16 +129,10 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
       onSent: () => undefined,
     });
     upload.current = current;
-    poll.current = window.setInterval(() => {
-      appCall('eveProgress')
-        .then((progress) => {
-          if (progress.running === true) {
-            server = progressOf(progress);
-            show();
-          }
-        })
-        .catch(() => undefined);
-    }, 500);
+    poll.current = followProgress((progress) => {
+      server = progressOf(progress);
+      show();
+    });
     try {
       setPhase({ kind: 'done', summary: summaryOf(await current.done) });
       onImported();
@@ -158,7 +140,7 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
       if (error instanceof DOMException && error.name === 'AbortError') setPhase({ kind: 'cancelled' });
       else setPhase({ kind: 'failed', message: error instanceof ApiFailure ? error.message : String(error) });
     } finally {
-      window.clearInterval(poll.current);
+      poll.current.stop();
       upload.current = undefined;
     }
   };
@@ -166,24 +148,19 @@ export function EveImport({ onImported, onClose }: { onImported: () => void; onC
   /** The desktop app: the main process asks for the file and streams it; the server tells the progress. */
   const startNative = async () => {
     let shown = false;
-    poll.current = window.setInterval(() => {
-      appCall('eveProgress')
-        .then((progress) => {
-          if (progress.running !== true) return;
-          shown = true;
-          setPhase(progressOf(progress));
-        })
-        .catch(() => undefined);
-    }, 500);
+    poll.current = followProgress((progress) => {
+      shown = true;
+      setPhase(progressOf(progress));
+    });
     try {
       const result = await bridge.importEveLog();
       if (result.outcome === 'done') {
-        setPhase({ kind: 'done', summary: summaryOf(result.summary) });
+        setPhase({ kind: 'done', summary: summaryOf(answerOf('importEve', result.summary)) });
         onImported();
       } else if (result.outcome === 'cancelled') setPhase(shown ? { kind: 'cancelled' } : { kind: 'idle' });
       else setPhase({ kind: 'failed', message: result.message });
     } finally {
-      window.clearInterval(poll.current);
+      poll.current.stop();
     }
   };
 

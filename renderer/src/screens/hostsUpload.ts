@@ -3,12 +3,13 @@
  * upload progress; fetch() cannot. Authenticates as the API client does (session cookie and CSRF
  * token in a browser; the app:// protocol adds the token in Electron).
  */
+import { appPath, type AppAnswer } from '../../../shared/app/routes';
 import type { JsonValue } from '../../../shared/resources';
-import { ApiFailure, csrfToken } from '../api/client';
+import { answerOf, ApiFailure, csrfToken, withQuery } from '../api/client';
 
-export interface Upload {
+export interface Upload<T = JsonValue> {
   /** The answer's JSON on 2xx; ApiFailure otherwise; an AbortError DOMException after abort(). */
-  readonly done: Promise<JsonValue>;
+  readonly done: Promise<T>;
   abort(): void;
 }
 
@@ -60,4 +61,10 @@ export function uploadFile(url: string, file: Blob, contentType: string, events:
     xhr.send(file);
   });
   return { done, abort: () => xhr.abort() };
+}
+
+/** An EVE log sent to `/app/hosts/import-eve`: its answer is the import's summary (the route's type). */
+export function uploadEveLog(file: File, events: UploadEvents): Upload<AppAnswer<'importEve'>> {
+  const upload = uploadFile(withQuery(appPath('importEve'), { name: file.name }), file, 'application/octet-stream', events);
+  return { done: upload.done.then((body) => answerOf('importEve', body)), abort: () => upload.abort() };
 }

@@ -22,7 +22,7 @@ export function TemplateTreeView({ forest, selected, onOpen, expandAll = false, 
   const effective = useMemo(() => (expandAll ? new Set<number>() : collapsed), [expandAll, collapsed]);
   const rows = useMemo(() => visibleRows(forest, effective), [forest, effective]);
   const [focused, setFocused] = useState<number | undefined>(selected);
-  const items = useRef(new Map<number, HTMLLIElement>());
+  const items = useRef(new Map<number, HTMLDivElement>());
 
   // The tab stop follows the selection, whose ancestors are expanded so that it is shown.
   useEffect(() => {
@@ -64,62 +64,77 @@ export function TemplateTreeView({ forest, selected, onOpen, expandAll = false, 
       const expanded = hasChildren ? !effective.has(pk) : undefined;
       const labelId = `template-tree-${pk}`;
       const usage = usageOf?.(pk);
+      const descrId = descr ? `${labelId}-descr` : undefined;
+      const usageId = usage ? `${labelId}-usage` : undefined;
+      const groupId = `${labelId}-group`;
+      const describedBy = [descrId, usageId].filter((id) => id !== undefined).join(' ');
+      // The item is the row alone, named by the template's name: its children's group is beside
+      // it (owned through aria-owns), and the description and the badge are drawn by CSS from data
+      // attributes and read as the item's description, so that everything the item shows is in
+      // its name (axe: label-content-name-mismatch).
       return (
-        <li
-          key={pk}
-          ref={(element) => {
-            if (element) items.current.set(pk, element);
-            else items.current.delete(pk);
-          }}
-          role="treeitem"
-          aria-labelledby={labelId}
-          aria-describedby={usage ? `${labelId}-usage` : undefined}
-          aria-level={level}
-          aria-posinset={index + 1}
-          aria-setsize={nodes.length}
-          aria-expanded={expanded}
-          aria-selected={pk === selected}
-          tabIndex={pk === tabStop ? 0 : -1}
-          onFocus={(event) => {
-            if (event.target === event.currentTarget) setFocused(pk);
-          }}
-        >
+        <li key={pk} role="none">
           <div
-            className={`tree-row${pk === selected ? ' selected' : ''}`}
-            style={{ paddingLeft: `${0.4 + (level - 1) * 1.15}rem` }}
-            onClick={() => {
-              setFocused(pk);
-              onOpen(pk);
+            ref={(element) => {
+              if (element) items.current.set(pk, element);
+              else items.current.delete(pk);
+            }}
+            role="treeitem"
+            aria-labelledby={labelId}
+            aria-describedby={describedBy || undefined}
+            aria-owns={hasChildren && expanded ? groupId : undefined}
+            aria-level={level}
+            aria-posinset={index + 1}
+            aria-setsize={nodes.length}
+            aria-expanded={expanded}
+            aria-selected={pk === selected}
+            tabIndex={pk === tabStop ? 0 : -1}
+            onFocus={(event) => {
+              if (event.target === event.currentTarget) setFocused(pk);
             }}
           >
-            <span
-              className={`tree-toggle${hasChildren ? '' : ' leaf'}`}
-              aria-hidden="true"
-              onClick={(event) => {
-                if (!hasChildren) return;
-                event.stopPropagation();
-                toggle(pk, !expanded);
+            <div
+              className={`tree-row${pk === selected ? ' selected' : ''}`}
+              style={{ paddingLeft: `${0.4 + (level - 1) * 1.15}rem` }}
+              onClick={() => {
+                setFocused(pk);
+                onOpen(pk);
               }}
             >
-              {hasChildren ? (expanded ? '▾' : '▸') : '·'}
-            </span>
-            <span id={labelId} className="tree-name">
-              {boundedText(name)}
-            </span>
-            {descr && <span className="tree-descr">{boundedText(descr)}</span>}
-            {usage && (
-              // The badge is drawn by CSS from data-usage and read as the item's description (the
-              // hidden text): the item's name stays the template's name alone.
-              <>
-                <span className="tree-count" data-usage={usage} title="What uses this template" aria-hidden="true" />
-                <span id={`${labelId}-usage`} className="visually-hidden">
-                  {usage}
-                </span>
-              </>
-            )}
+              <span
+                className={`tree-toggle${hasChildren ? '' : ' leaf'}`}
+                aria-hidden="true"
+                onClick={(event) => {
+                  if (!hasChildren) return;
+                  event.stopPropagation();
+                  toggle(pk, !expanded);
+                }}
+              >
+                {hasChildren ? (expanded ? '▾' : '▸') : '·'}
+              </span>
+              <span id={labelId} className="tree-name">
+                {boundedText(name)}
+              </span>
+              {descr && (
+                <>
+                  <span className="tree-descr" data-descr={boundedText(descr)} aria-hidden="true" />
+                  <span id={descrId} className="visually-hidden">
+                    {boundedText(descr)}
+                  </span>
+                </>
+              )}
+              {usage && (
+                <>
+                  <span className="tree-count" data-usage={usage} title="What uses this template" aria-hidden="true" />
+                  <span id={usageId} className="visually-hidden">
+                    {usage}
+                  </span>
+                </>
+              )}
+            </div>
           </div>
           {hasChildren && expanded && (
-            <ul role="group" className="tree-group">
+            <ul role="group" id={groupId} className="tree-group">
               {render(node.children, level + 1)}
             </ul>
           )}

@@ -2,10 +2,13 @@
  * Who the page is signed in as, checked before any call of the API (so that a first visit logs
  * no failed request): `/api-auth/session/` answers 200 with the user or null. In a browser the
  * app's own sign-in screen posts the login form asking for JSON; in the desktop app the
- * protocol's token signs every request in. Sign-out ends the browser session.
+ * protocol's token signs every request in. Sign-out ends the browser session. The app-wide
+ * state before any screen, so a store rather than a screen's `useQuery`; its requests go through
+ * the one API client as every other (api/client.ts).
  */
 import { create } from 'zustand';
-import { csrfToken, onSignedOut } from '../api/client';
+import type { JsonValue } from '../../../shared/resources';
+import { ApiFailure, csrfToken, onSignedOut, postForm, request } from '../api/client';
 
 export interface SessionUser {
   readonly pk: number;
@@ -39,11 +42,12 @@ const SESSION_PATH = '/api-auth/session/';
 const LOGIN_PATH = '/api-auth/login/';
 const LOGOUT_PATH = '/api-auth/logout/';
 
-function userOf(body: unknown): SessionUser | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const user = (body as { user?: unknown }).user;
-  if (typeof user !== 'object' || user === null) return undefined;
-  const { pk, username, role } = user as Record<string, unknown>;
+/** The user of a session answer (`{"user": {...}}` or `{"user": null}`: api-auth, not an `/app/` route). */
+function userOf(body: JsonValue): SessionUser | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const user = body.user;
+  if (typeof user !== 'object' || user === null || Array.isArray(user)) return undefined;
+  const { pk, username, role } = user;
   return typeof pk === 'number' && typeof username === 'string' ? { pk, username, role: String(role ?? '') } : undefined;
 }
 
@@ -58,14 +62,7 @@ export function signInMessage(status: number, body: unknown): string {
   return `The server answered ${status}.`;
 }
 
-async function jsonOf(reply: Response): Promise<unknown> {
-  const text = await reply.text();
-  try {
-    return text ? (JSON.parse(text) as unknown) : null;
-  } catch {
-    return null;
-  }
-}
+const NO_ANSWER = 'The Outpost server does not answer.';
 
 export const useSession = create<SessionStore>((set, get) => ({
   state: 'checking',
@@ -73,43 +70,35 @@ export const useSession = create<SessionStore>((set, get) => ({
   problem: undefined,
   async check() {
     try {
-      const reply = await fetch(SESSION_PATH, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-      const user = reply.ok ? userOf(await jsonOf(reply)) : undefined;
-      set({ state: user ? 'signed-in' : 'signed-out', user, problem: reply.ok ? undefined : `The server answered ${reply.status}.` });
-    } catch {
-      set({ state: 'signed-out', user: undefined, problem: 'The Outpost server does not answer.' });
+      const user = userOf(await request('GET', SESSION_PATH));
+      set({ state: user ? 'signed-in' : 'signed-out', user, problem: undefined });
+    } catch (error) {
+      const problem = error instanceof ApiFailure && error.status !== 0 ? `The server answered ${error.status}.` : NO_ANSWER;
+      set({ state: 'signed-out', user: undefined, problem });
     }
   },
   async signIn({ username, password, token }) {
     // The session check gave this browser its form token (the csrftoken cookie).
     if (!csrfToken()) await get().check();
     const form = new URLSearchParams({ csrfmiddlewaretoken: csrfToken() ?? '', username: username.trim(), password, token: token.trim() });
-    let reply: Response;
+    let user: SessionUser | undefined;
     try {
-      reply = await fetch(LOGIN_PATH, {
-        method: 'POST',
-        headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: form.toString(),
-        credentials: 'same-origin',
-      });
-    } catch {
-      return 'The Outpost server does not answer.';
+      user = userOf(await postForm(LOGIN_PATH, form));
+    } catch (error) {
+      if (!(error instanceof ApiFailure)) throw error;
+      return error.status === 0 ? NO_ANSWER : signInMessage(error.status, error.body);
     }
-    const body = await jsonOf(reply);
-    const user = reply.ok ? userOf(body) : undefined;
-    if (!user) return signInMessage(reply.status, body);
+    if (!user) return signInMessage(200, null);
     set({ state: 'signed-in', user, problem: undefined });
     return undefined;
   },
   async signOut() {
-    const csrf = csrfToken();
-    await fetch(LOGOUT_PATH, {
-      method: 'POST',
-      headers: { Accept: 'application/json', ...(csrf ? { 'X-CSRFToken': csrf } : {}) },
-      credentials: 'same-origin',
-    });
-    // Every screen's state belongs to the user who left: start afresh on the sign-in screen.
-    window.location.reload();
+    try {
+      await request('POST', LOGOUT_PATH);
+    } finally {
+      // Every screen's state belongs to the user who left: start afresh on the sign-in screen.
+      window.location.reload();
+    }
   },
   ended() {
     set({ state: 'signed-out', user: undefined });

@@ -4,21 +4,12 @@
  */
 import { create } from 'zustand';
 import type { ServerStatus } from '../../../shared/app/bridge';
-import type { SyncStatusView } from '../../../shared/app/sync';
-import type { JsonObject } from '../../../shared/resources';
+import type { AppStatus } from '../../../shared/app/routes';
 import { bridge } from '../api/bridge';
 import { appCall, followsPageWorkspace, workspaceChanged } from '../api/client';
 import { startPolling } from './poll';
-import { parseSyncStatus } from './syncModel';
 
-export interface AppStatus {
-  readonly version: string;
-  readonly workspace: string;
-  readonly mode: 'standalone' | 'bound';
-  readonly user: { readonly pk: number; readonly username: string; readonly role: string };
-  /** A bound workspace's link to its central server (the indicator); null when standalone. */
-  readonly sync: SyncStatusView | null;
-}
+export type { AppStatus };
 
 interface StatusState {
   readonly app: AppStatus | undefined;
@@ -28,24 +19,13 @@ interface StatusState {
   setServer(status: ServerStatus): void;
 }
 
-function toAppStatus(body: JsonObject): AppStatus {
-  const user = body.user as JsonObject;
-  return {
-    version: String(body.version),
-    workspace: String(body.workspace),
-    mode: body.mode === 'bound' ? 'bound' : 'standalone',
-    user: { pk: Number(user.pk), username: String(user.username), role: String(user.role) },
-    sync: parseSyncStatus(body.sync),
-  };
-}
-
 export const useStatus = create<StatusState>((set) => ({
   app: undefined,
   server: { state: 'starting', restarts: 0 },
   error: undefined,
   async refresh() {
     try {
-      const app = toAppStatus(await appCall('status'));
+      const app = await appCall('status');
       // Another window switched the workspace: this page's data and forms belong to the old one.
       if (!followsPageWorkspace(app.workspace)) return workspaceChanged(app.workspace);
       set({ app, error: undefined });

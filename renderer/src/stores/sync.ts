@@ -5,11 +5,12 @@
  * Also the remotes of the data folder, shared by Settings' two sections.
  */
 import { create } from 'zustand';
+import type { RemoteInfo } from '../../../shared/app/routes';
 import type { EntryView, SyncStatusView } from '../../../shared/app/sync';
 import { ApiFailure, appCall } from '../api/client';
 import { startPolling } from './poll';
 import { useStatus } from './status';
-import { parseEntries, parseRemotes, parseSyncStatus, type RemoteInfo } from './syncModel';
+import { statusView } from './syncModel';
 
 export const POLL_SYNCING_MS = 500;
 export const POLL_IDLE_MS = 4000;
@@ -51,8 +52,7 @@ export const useSync = create<SyncState>((set, get) => {
     async load() {
       try {
         const body = await appCall('sync');
-        const status = parseSyncStatus(body.status);
-        set({ status: status ?? undefined, entries: parseEntries(body.entries), loaded: true, unavailable: undefined });
+        set({ status: statusView(body.status), entries: body.entries, loaded: true, unavailable: undefined });
         if (get().error?.startsWith('Reading')) set({ error: undefined });
       } catch (error) {
         if (error instanceof ApiFailure && (error.status === 404 || error.status === 409)) {
@@ -64,8 +64,7 @@ export const useSync = create<SyncState>((set, get) => {
       set({ error: undefined });
       try {
         const started = await appCall('syncNow', { body: options.allowMassDelete ? { allowMassDelete: true } : {} });
-        const status = parseSyncStatus(started);
-        if (status) set({ status });
+        set({ status: statusView(started) });
         wake?.(POLL_SYNCING_MS);
         void useStatus.getState().refresh();
       } catch (error) {
@@ -124,7 +123,7 @@ export const useRemotes = create<RemotesState>((set) => ({
   error: undefined,
   async load() {
     try {
-      set({ remotes: parseRemotes(await appCall('remotes')), loaded: true, error: undefined });
+      set({ remotes: await appCall('remotes'), loaded: true, error: undefined });
     } catch (error) {
       set({ loaded: true, error: messageOf(error) });
     }
