@@ -138,6 +138,24 @@ describe.skipIf(!tmpfsAvailable)('a full disk', () => {
     expect(after['outpost.json']).toBe(before['outpost.json']);
   });
 
+  test('an API write on a full disk answers 507 naming the database and what to free; the write is undone whole, reads go on', async () => {
+    const disk = tmpfsDisk(60);
+    const data = path.join(disk.dir, 'data');
+    const app = await startAppServer({ dir: data });
+    cleanups.push(() => app.close());
+    const file = path.join(data, 'workspaces', 'default.sqlite3');
+    disk.fill();
+    // 20,000 hosts: more than the pages the database and its WAL already hold.
+    const hosts = JSON.parse(hostsOf(20_000)) as unknown[];
+    const wrote = await request(app.url, 'POST', '/rest/appliances/host_id/import/', { token: ADMIN_TOKEN, json: hosts });
+    expect(wrote.status, wrote.text).toBe(507);
+    expect(wrote.json().detail).toContain(`the disk holding ${file} is full`);
+    expect(wrote.json().detail).toContain('free space on it');
+    const read = await request(app.url, 'GET', '/rest/appliances/host_id/', { token: ADMIN_TOKEN });
+    expect(read.status, read.text).toBe(200);
+    expect(read.json().count).toBe(0);
+  });
+
   test('an EVE upload larger than the free space is refused before a byte is written (507, naming the disk)', async () => {
     const disk = tmpfsDisk(60);
     const app = await startAppServer({ dir: path.join(disk.dir, 'data') });

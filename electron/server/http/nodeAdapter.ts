@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { unquotePath } from '../../../shared/api/queryString';
 import { MESSAGES } from '../../../shared/api/messages';
+import { StorageError } from '../store/storageErrors';
 import { jsonResponse } from './responses';
 import { closeGentlyAfterAnswer, hasBody, readBody, type Admission, type Admit, type RequestHead } from './admission';
 import { answerClientErrors } from './clientErrors';
@@ -148,6 +149,13 @@ export function listen(handler: ApiHandler, options: ListenOptions, log: (line: 
       const answer = handler(request);
       await send(res, answer instanceof Promise ? await answer : answer);
     } catch (error) {
+      if (error instanceof StorageError) {
+        // The disk, not the request: told with the file and what to do, the write undone whole (store.ts).
+        log(`${req.method} ${req.url}: ${error.message}`);
+        if (!res.headersSent) await send(res, jsonResponse(error.fault === 'full' ? 507 : 503, { detail: error.message }));
+        else res.destroy();
+        return;
+      }
       log(`internal error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) await send(res, jsonResponse(500, { detail: 'A server error occurred.' }));
       else res.destroy();

@@ -1,6 +1,7 @@
 import type { RunResult, Statement } from 'better-sqlite3';
 import { nowMicros } from '../../../shared/api/datetime';
 import type { Db } from './database';
+import { withFile } from './storageErrors';
 
 const CACHE_LIMIT = 20_000;
 
@@ -277,7 +278,8 @@ export class Store {
       result = this.db.transaction(fn).immediate();
     } catch (error) {
       this.committed.length = 0;
-      throw error;
+      // A full or read-only disk, a damaged file: told with the database's name (storageErrors.ts).
+      throw withFile(error, this.db.name);
     } finally {
       this.writeEnded();
     }
@@ -320,7 +322,7 @@ export class Store {
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       this.committed.length = 0;
-      throw error;
+      throw withFile(error, this.db.name);
     } finally {
       this.writeEnded();
     }
