@@ -20,6 +20,7 @@
  * what an imported account may do is its role.
  */
 import { closesCycle } from '../../shared/api/inheritance';
+import { parseJsonText } from '../../shared/api/pythonJson';
 import { checkHostImport, MAX_REPORTED_MESSAGES } from '../../shared/api/imports';
 import { MESSAGES, message } from '../../shared/api/messages';
 import { checkFieldValue, type Lookups } from '../../shared/api/validate';
@@ -89,11 +90,9 @@ function kindOf(value: unknown): string {
 /** A column's JSON text, parsed. */
 function jsonIn(column: string, text: JsonValue | undefined): JsonValue {
   if (typeof text !== 'string') return refuse(`${column}: expected JSON text, got ${kindOf(text)}`);
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return refuse(`${column}: expected JSON text`);
-  }
+  // As the API parses a body: nested at most MAX_DEPTH levels (a deeper one would overflow what reads it).
+  const parsed = parseJsonText(text);
+  return parsed.ok ? parsed.value : refuse(`${column}: expected JSON text (${parsed.reason})`);
 }
 
 function isObject(value: unknown): value is JsonObject {
@@ -238,7 +237,7 @@ function resourceRule(table: string, internal: Readonly<Record<string, (row: Jso
 
 /** A history entry's linked objects: `{key: {type?, pk?, value}}`, as the history reads them. */
 function checkUaObjects(text: SqlValue): void {
-  const objects = JSON.parse(String(text)) as JsonValue;
+  const objects = jsonIn('ua_objects', text as JsonValue);
   if (!isObject(objects)) return refuse('ua_objects: expected an object of linked objects');
   for (const [key, entry] of Object.entries(objects)) {
     const wellFormed =

@@ -75,6 +75,10 @@ const CRAFTED: readonly { readonly kind: string; readonly craft: (t: Record<stri
   { kind: 'a negative sequence', craft: (t) => Object.assign(t.sqlite_sequence![0]!, { seq: -1 }), table: 'sqlite_sequence', row: 1, reason: /seq: out of range/ },
   { kind: 'a column that must have a value missing', craft: (t) => delete t.appliance![0]!.created, table: 'appliance', row: 1, reason: /no value for "created"/ },
   { kind: 'a cell that is no column value', craft: (t) => Object.assign(t.user![1]!, { first_name: ['x'] }), table: 'user', row: 2, reason: /first_name: expected a column's value, got a list/ },
+  // Deeper than the API's body parser takes (256 levels): it would overflow what reads it (the browsable page, the history's changes).
+  { kind: 'a JSON column nested 100,000 deep', craft: (t) => Object.assign(t.appliance![0]!, { overriden_fields: `${'['.repeat(100_000)}1${']'.repeat(100_000)}` }), table: 'appliance', row: 1, reason: /overriden_fields: .*maximum nesting depth exceeded/ },
+  { kind: 'field changes nested 50,000 deep', craft: (t) => Object.assign(t.user_action![0]!, { changes: `[{"field":"x","to":${'['.repeat(50_000)}1${']'.repeat(50_000)}}]` }), table: 'user_action', row: 1, reason: /changes: expected JSON text \(maximum nesting depth exceeded/ },
+  { kind: 'linked objects nested 50,000 deep', craft: (t) => Object.assign(t.user_action![0]!, { ua_objects: `{"a":{"value":${'['.repeat(50_000)}1${']'.repeat(50_000)}}}` }), table: 'user_action', row: 1, reason: /ua_objects: expected JSON text \(maximum nesting depth exceeded/ },
   { kind: 'a datetime out of range', craft: (t) => Object.assign(t.user![1]!, { date_joined: -1e17 }), table: 'user', row: 2, reason: /date_joined: expected a time in microseconds/ },
 ];
 

@@ -4,6 +4,7 @@
  * written straight into JSON text from a raw row. Datetimes are integer microseconds (UTC),
  * booleans 0/1, lists and free JSON compact JSON text.
  */
+import { parseJsonText } from '../../../shared/api/pythonJson';
 import { formatDateTime, inDateTimeRange, parseIsoDateTime } from '../../../shared/api/datetime';
 import type { Field, FieldKind, JsonValue } from '../../../shared/resources';
 
@@ -85,10 +86,10 @@ export function readColumn(field: Field, value: unknown): ColumnRead {
     case 'choiceList':
     case 'json':
       if (typeof value !== 'string') return { ok: false, expected: 'JSON text' };
-      try {
-        return { ok: true, value: JSON.parse(value) as JsonValue };
-      } catch {
-        return { ok: false, expected: 'JSON text' };
+      {
+        // As the API parses a body: nested at most MAX_DEPTH levels (a deeper one would overflow what reads it).
+        const parsed = parseJsonText(value);
+        return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, expected: `JSON text (${parsed.reason})` };
       }
     case 'refList':
     case 'items':
