@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { fileSecrets, RemoteConfigError, Remotes } from '../remote/remotes';
-import { checkWorkspaceName, defaultDataDir, prepareDataDir, readSettings, removeWorkspaceFiles, updateSettings, workspaceNames } from '../workspaces/dataFolder';
+import { checkWorkspaceName, defaultDataDir, looksLikeDatabase, prepareDataDir, readSettings, removeWorkspaceFiles, updateSettings, workspaceFile, workspaceNames } from '../workspaces/dataFolder';
 import { WorkspaceError, createWorkspace, listWorkspaces } from '../workspaces/host';
 import { instanceFor, parseCommand, startedDataDir } from './context';
 import { line, type Output } from './output';
@@ -205,15 +205,19 @@ export async function workspaceCommand(args: readonly string[], out: Output): Pr
       const dataDir = prepareDataDir(values.data ?? defaultDataDir());
       const name = checkWorkspaceName(positionals[0]!);
       const existing = workspaceNames(dataDir);
-      const wasDefault = readSettings(dataDir).lastWorkspace === name;
+      const wasDefault = defaultWorkspace(dataDir) === name;
       // The default's database may be gone already: deleting it is how its name is given up.
       if (!existing.includes(name) && !wasDefault) throw new Error(`there is no workspace "${name}" in ${dataDir} (${existing.length === 0 ? 'it has none' : `its workspaces: ${existing.join(', ')}`})`);
       removeWorkspaceFiles(dataDir, name);
       out.line(line`workspace "${name}" deleted`);
       if (wasDefault) {
-        const next = workspaceNames(dataDir)[0];
+        // The next default is one that opens: a damaged database would only fail the next command.
+        const left = workspaceNames(dataDir);
+        const next = left.find((other) => looksLikeDatabase(workspaceFile(dataDir, other)));
         updateSettings(dataDir, { lastWorkspace: next });
-        out.line(next === undefined ? line`no workspace is left; the next start makes "default"` : line`the default workspace is now "${next}"`);
+        if (next !== undefined) out.line(line`the default workspace is now "${next}"`);
+        else if (left.length === 0) out.line(line`no workspace is left; the next start makes "default"`);
+        else out.line(line`no workspace left opens (${left.join(', ')}): give --workspace NAME to each command, or delete them`);
       }
       return 0;
     }

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { removeUnlessOpen, type OpenOptions } from '../server/store/database';
 import { replaceFile, withFile } from '../server/store/storageErrors';
 
 export const DEFAULT_WORKSPACE = 'default';
@@ -15,6 +16,9 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const SIDE_FILES = ['', '-wal', '-shm'] as const;
 
 export class DataFolderError extends Error {}
+
+/** A workspace another process has open: it is not deleted under it. */
+export class WorkspaceInUseError extends DataFolderError {}
 
 /** The platform's per-user data folder for Outpost (Electron's userData on each OS). */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
@@ -173,14 +177,33 @@ export function checkDatabaseFile(file: string, name: string): void {
   if (size === 0) throw new DataFolderError(`the database of workspace "${name}", ${file}, is empty (0 bytes): ${remedy}`);
 }
 
+/** Does `file` begin as an SQLite database does? A quick look at its header, not a check of its pages. */
+export function looksLikeDatabase(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const head = Buffer.alloc(16);
+    return fs.readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\0';
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 /** Remove a workspace's files (its database, WAL and shared memory). */
-export function removeWorkspaceFiles(dataDir: string, name: string): void {
+export function removeWorkspaceFiles(dataDir: string, name: string, options: OpenOptions = {}): void {
   const file = workspaceFile(dataDir, name);
-  for (const suffix of SIDE_FILES) {
-    try {
-      fs.rmSync(file + suffix, { force: true });
-    } catch (error) {
-      throw withFile(error, file + suffix);
+  const remove = () => {
+    for (const suffix of SIDE_FILES) {
+      try {
+        fs.rmSync(file + suffix, { force: true });
+      } catch (error) {
+        throw withFile(error, file + suffix);
+      }
     }
+  };
+  if (removeUnlessOpen(file, remove, options) === 'in-use') {
+    throw new WorkspaceInUseError(`workspace "${name}" is open in another Outpost process (the app, or outpost serve): close it there first, then delete it`);
   }
 }

@@ -25,6 +25,7 @@ import {
   prepareDataDir,
   readSettings,
   removeWorkspaceFiles,
+  WorkspaceInUseError,
   resolveWorkspace,
   updateSettings,
   workspaceFile,
@@ -118,7 +119,7 @@ export function createWorkspace(dataDir: string, name: string, options: OpenOpti
     openWorkspace({ file, instance: options.instance, ...binding, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }) }).close();
   } catch (error) {
     // Whole or not at all: a workspace half made (a full disk) would be listed, empty or damaged.
-    removeWorkspaceFiles(dataDir, checked);
+    removeWorkspaceFiles(dataDir, checked, binding);
     throw withFile(error, file);
   }
 }
@@ -327,7 +328,12 @@ export class WorkspaceHost {
   delete(name: string): void {
     const checked = this.known(name);
     if (checked === this.currentName) throw new WorkspaceError(`"${checked}" is the workspace in use; switch to another one before deleting it`, 409);
-    removeWorkspaceFiles(this.dataDir, checked);
+    try {
+      removeWorkspaceFiles(this.dataDir, checked, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+    } catch (error) {
+      if (error instanceof WorkspaceInUseError) throw new WorkspaceError(error.message, 409);
+      throw error;
+    }
   }
 
   exportBundle(name: string): WorkspaceBundle {

@@ -4,7 +4,7 @@
  * the default; a lost, empty or damaged database is an error that names the file and what to do,
  * and nothing is made in its place. A data folder with no workspace still gets `default`.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -139,5 +139,54 @@ describe("a workspace's database lost, empty or damaged", () => {
     const unknown = outpost(site.data, 'workspace', 'delete', 'lyon');
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('there is no workspace "lyon"');
+  });
+});
+
+describe('workspace delete', () => {
+  test('a workspace another process has open (outpost serve) is not deleted under it; once it is closed, it is', async () => {
+    const site = siteFolder();
+    const child = spawn(process.execPath, [CLI, 'serve', '--workspace', 'paris', '--port', '0', '--data', site.data], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const stopped = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (/^listening on /m.test(output)) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+      });
+      const refused = outpost(site.data, 'workspace', 'delete', 'paris');
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toBe('outpost: workspace "paris" is open in another Outpost process (the app, or outpost serve): close it there first, then delete it\n');
+      expect(fs.existsSync(site.file('paris'))).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      await stopped;
+    }
+    const deleted = outpost(site.data, 'workspace', 'delete', 'paris');
+    expect(deleted.status, deleted.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(site.data, 'workspaces')).filter((f) => f.startsWith('paris'))).toEqual([]);
+  });
+
+  test('deleting the default of a folder that never recorded one names the next default', () => {
+    const site = siteFolder();
+    expect(outpost(site.data, 'import-hosts', site.hosts).status).toBe(0);
+    fs.rmSync(path.join(site.data, 'outpost.json'), { force: true });
+    const deleted = outpost(site.data, 'workspace', 'delete', 'default');
+    expect(deleted.status, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe('workspace "default" deleted\nthe default workspace is now "paris"\n');
+    expect(outpost(site.data, 'workspace', 'list').stdout).toBe('* paris\tstandalone\n');
+  });
+
+  test('the next default is a workspace whose database opens, not a damaged one', () => {
+    const site = siteFolder();
+    expect(outpost(site.data, 'import-hosts', site.hosts).status).toBe(0);
+    // "broken" sorts before "paris": a file that is no SQLite database.
+    fs.writeFileSync(site.file('broken'), 'not a database, not even its header');
+    const deleted = outpost(site.data, 'workspace', 'delete', 'default');
+    expect(deleted.status, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe('workspace "default" deleted\nthe default workspace is now "paris"\n');
+    expect(settings(site.data).lastWorkspace).toBe('paris');
   });
 });

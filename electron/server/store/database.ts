@@ -175,3 +175,41 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     throw error;
   }
 }
+
+/**
+ * Run `remove` (a workspace's files deleted) only while no other connection has `file` open, and
+ * none can open it meanwhile: an exclusive lock is held across it. In WAL mode every open
+ * connection, idle or not, keeps that lock from being taken, so a workspace that the app or
+ * `outpost serve` has open is never deleted under it (its acknowledged writes would go nowhere).
+ * A file that is no sound database (empty, damaged) has no one to protect: it is removed.
+ */
+export function removeUnlessOpen(file: string, remove: () => void, options: OpenOptions = {}): 'removed' | 'in-use' {
+  if ((fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) === 0) {
+    remove();
+    return 'removed';
+  }
+  let db: Db;
+  try {
+    db = new Database(file, { fileMustExist: true, timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  } catch {
+    remove();
+    return 'removed';
+  }
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    db.close();
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return 'in-use';
+    remove();
+    return 'removed';
+  }
+  try {
+    remove();
+  } finally {
+    db.close();
+  }
+  // Closing may leave a side file of the connection behind: the files are gone whole.
+  remove();
+  return 'removed';
+}
