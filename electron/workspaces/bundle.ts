@@ -52,7 +52,10 @@ export function checkBundle(value: unknown): CheckedBundle {
   const bundle = value as Partial<Record<keyof WorkspaceBundle, unknown>>;
   if (bundle.format !== BUNDLE_FORMAT) throw new BundleError(`not an Outpost workspace bundle (format is ${String(JSON.stringify(bundle.format)).slice(0, 64)})`);
   if (bundle.version !== BUNDLE_VERSION) throw new BundleError(`bundle version ${String(bundle.version).slice(0, 64)} is not supported (this Outpost reads version ${BUNDLE_VERSION})`);
-  if (typeof bundle.schema !== 'number' || bundle.schema > LATEST_VERSION) {
+  if (typeof bundle.schema !== 'number' || !Number.isInteger(bundle.schema) || bundle.schema < 1) {
+    throw new BundleError(`not an Outpost workspace bundle (its schema ${String(JSON.stringify(bundle.schema)).slice(0, 64)} is not a version of Outpost's database)`);
+  }
+  if (bundle.schema > LATEST_VERSION) {
     throw new BundleError(`the bundle comes from a newer Outpost (schema ${String(bundle.schema).slice(0, 64)}; this one knows up to ${LATEST_VERSION})`);
   }
   if (!isObject(bundle.tables)) throw new BundleError('the bundle has no tables');

@@ -530,5 +530,33 @@ export function checkBundleRows(tables: Readonly<Record<string, readonly JsonObj
     }
     out[table] = checked;
   }
+  const devices = deviceProblem(out.vendor_device ?? [], out.appliance ?? []);
+  if (devices) return { ok: false, table: 'vendor_device', row: devices.at + 1, reason: cut(devices.reason) };
   return { ok: true, tables: out as Record<BundleTable, CheckedRow[]>, accounts: accountsOf(out.user ?? []) };
+}
+
+/**
+ * Devices as the API keeps them (api.md's vendor_device): the central server is one device, pk 1,
+ * and a probe's device bears its probe's name, address and version. A bundle cannot make a device lie.
+ */
+/** What a probe's device copies from its probe (handlers/probes.ts, deviceOf). */
+const DEVICE_COPIES = ['name', 'address', 'version'] as const;
+
+function deviceProblem(devices: readonly CheckedRow[], probes: readonly CheckedRow[]): { at: number; reason: string } | undefined {
+  const probeOf = new Map(probes.map((probe) => [probe.pk, probe]));
+  let central = false;
+  for (const [at, device] of devices.entries()) {
+    if (device.kind === 'central') {
+      if (central) return { at, reason: 'kind: a second central device (the central server is one device, pk 1)' };
+      if (device.pk !== 1) return { at, reason: `pk: the central device is pk 1, not ${String(device.pk)}` };
+      central = true;
+      continue;
+    }
+    const probe = probeOf.get(device.probe as number);
+    const differs = probe && DEVICE_COPIES.filter((column) => String(probe[column] ?? '') !== String(device[column] ?? ''));
+    if (differs && differs.length > 0) {
+      return { at, reason: `${differs.join(', ')}: not those of its probe ${String(device.probe)} (${differs.map((column) => JSON.stringify(probe![column] ?? '')).join(', ')})` };
+    }
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { bundleShapes, writeBundleRows } from '../../electron/server/store/bundleRows';
 import { openDatabase } from '../../electron/server/store/database';
 import { Store } from '../../electron/server/store/store';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, checkBundle } from '../../electron/workspaces/bundle';
 import { checkBundleRows } from '../../electron/workspaces/bundleCheck';
 import { prng } from '../helpers/prng';
 import type { JsonObject } from '../../shared/resources';
@@ -79,6 +80,9 @@ const CRAFTED: readonly { readonly kind: string; readonly craft: (t: Record<stri
   { kind: 'a JSON column nested 100,000 deep', craft: (t) => Object.assign(t.appliance![0]!, { overriden_fields: `${'['.repeat(100_000)}1${']'.repeat(100_000)}` }), table: 'appliance', row: 1, reason: /overriden_fields: .*maximum nesting depth exceeded/ },
   { kind: 'field changes nested 50,000 deep', craft: (t) => Object.assign(t.user_action![0]!, { changes: `[{"field":"x","to":${'['.repeat(50_000)}1${']'.repeat(50_000)}}]` }), table: 'user_action', row: 1, reason: /changes: expected JSON text \(maximum nesting depth exceeded/ },
   { kind: 'linked objects nested 50,000 deep', craft: (t) => Object.assign(t.user_action![0]!, { ua_objects: `{"a":{"value":${'['.repeat(50_000)}1${']'.repeat(50_000)}}}` }), table: 'user_action', row: 1, reason: /ua_objects: expected JSON text \(maximum nesting depth exceeded/ },
+  { kind: "a probe's device that is not its probe's", craft: (t) => Object.assign(t.vendor_device![1]!, { name: 'liar', address: '6.6.6.6' }), table: 'vendor_device', row: 2, reason: /name, address: not those of its probe 1 \("gate", "10\.0\.0\.1"\)/ },
+  { kind: 'a second central device', craft: (t) => t.vendor_device!.push({ pk: 3, kind: 'central', name: 'other hq', address: '', probe: null, version: '' }), table: 'vendor_device', row: 3, reason: /a second central device/ },
+  { kind: 'a central device of another pk', craft: (t) => Object.assign(t.vendor_device![0]!, { pk: 7 }), table: 'vendor_device', row: 1, reason: /pk: the central device is pk 1, not 7/ },
   { kind: 'a datetime out of range', craft: (t) => Object.assign(t.user![1]!, { date_joined: -1e17 }), table: 'user', row: 2, reason: /date_joined: expected a time in microseconds/ },
 ];
 
@@ -133,5 +137,12 @@ describe('any row, however made', () => {
         }
       }
     }
+  });
+});
+
+describe("a bundle's header", () => {
+  test.each([1.5, -1e9, 0, '1'])('a schema of %j is no version of the database: refused', (schema) => {
+    const bundle = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, schema, name: 'x', exportedAt: TIME, tables: tables() };
+    expect(() => checkBundle(bundle)).toThrow(/is not a version of Outpost's database/);
   });
 });
