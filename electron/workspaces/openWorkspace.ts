@@ -7,8 +7,8 @@ import { OutboxRecorder } from '../remote/outbox';
 import { createApi, type Api } from '../server/api';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase, openDatabaseReadOnly, type Db, type OpenOptions } from '../server/store/database';
-import { withFile } from '../server/store/storageErrors';
+import { openDatabase, openDatabaseReadOnly, removeFailedSideFiles, sideFilesOf, type Db, type OpenOptions } from '../server/store/database';
+import { storageFault, withFile } from '../server/store/storageErrors';
 import { Services, type Instance } from '../server/store/services';
 import { HostIndexer } from './hostIndexer';
 
@@ -45,7 +45,16 @@ export function openWorkspace(options: OpenWorkspaceOptions): OpenedWorkspace {
 export function openForReading(file: string, options: OpenOptions = {}): Db {
   const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
   try {
-    return folderWritable(path.dirname(file)) ? openDatabase(file, binding) : openDatabaseReadOnly(file, binding);
+    if (!folderWritable(path.dirname(file))) return openDatabaseReadOnly(file, binding);
+    const before = sideFilesOf(file);
+    try {
+      return openDatabase(file, binding);
+    } catch (error) {
+      // A full disk: what is there can still be read (an export to another disk rescues it).
+      if (storageFault(error) !== 'full') throw error;
+      removeFailedSideFiles(file, before);
+      return openDatabaseReadOnly(file, binding);
+    }
   } catch (error) {
     throw withFile(error, file);
   }

@@ -138,6 +138,18 @@ describe.skipIf(!tmpfsAvailable)('a full disk', () => {
     expect(after['outpost.json']).toBe(before['outpost.json']);
   });
 
+  test('export to another disk works on a completely full one, where no -shm can be made; nothing is left behind', () => {
+    const { disk, data } = siteOnDisk(30);
+    const workspaces = path.join(data, 'workspaces');
+    expect(fs.readdirSync(workspaces)).toEqual(['default.sqlite3']);
+    disk.fill();
+    const bundle = path.join(tempDir(), 'rescue.outpost.json');
+    const exported = outpost(data, 'export', bundle);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(bundle, 'utf8')).tables.host_id).toHaveLength(3);
+    expect(fs.readdirSync(workspaces)).toEqual(['default.sqlite3']);
+  });
+
   test('an API write on a full disk answers 507 naming the database and what to free; the write is undone whole, reads go on', async () => {
     const disk = tmpfsDisk(60);
     const data = path.join(disk.dir, 'data');

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
-import { StorageError } from './storageErrors';
+import { StorageError, storageFault } from './storageErrors';
 
 // better-sqlite3 reads this once, when its native part loads at the first connection: file: URIs
 // let a database on a read-only disk be opened `immutable` (openDatabaseReadOnly). Only a name
@@ -71,6 +71,22 @@ function writable(folder: string): boolean {
   }
 }
 
+/** The side files (-wal, -shm) `file` has now. */
+export function sideFilesOf(file: string): ReadonlySet<string> {
+  return new Set(['-wal', '-shm'].filter((suffix) => fs.existsSync(file + suffix)));
+}
+
+/**
+ * The side files a failed open made on a full disk: an empty -wal, a -shm smaller than its first
+ * 32 KB (one that works is never smaller; one another process made meanwhile is left alone).
+ */
+export function removeFailedSideFiles(file: string, before: ReadonlySet<string>): void {
+  const size = (suffix: string) => fs.statSync(file + suffix, { throwIfNoEntry: false })?.size;
+  if (!before.has('-wal') && size('-wal') === 0) fs.rmSync(`${file}-wal`, { force: true });
+  const shm = size('-shm');
+  if (!before.has('-shm') && shm !== undefined && shm < 32_768) fs.rmSync(`${file}-shm`, { force: true });
+}
+
 /**
  * Open an existing workspace database to read it only, writing nothing (issue 23 §3: reading
  * and export work on a read-only data folder). Where SQLite cannot make the -shm file WAL
@@ -91,16 +107,23 @@ export function openDatabaseReadOnly(file: string, options: OpenOptions = {}): D
     }
   };
   let db: Db;
+  const before = sideFilesOf(file);
   try {
     db = first(new Database(file, { readonly: true, fileMustExist: true, ...binding }));
   } catch (error) {
+    // No -shm can be made: the disk is read-only, or full (SQLite needs 32 KB for it).
+    const full = storageFault(error) === 'full';
     const code = (error as { code?: unknown }).code;
-    if (typeof code !== 'string' || !code.startsWith('SQLITE_CANTOPEN') || !fs.existsSync(file) || writable(path.dirname(file))) throw error;
+    const readOnlyDisk = typeof code === 'string' && code.startsWith('SQLITE_CANTOPEN') && !writable(path.dirname(file));
+    if ((!full && !readOnlyDisk) || !fs.existsSync(file)) throw error;
+    if (full) removeFailedSideFiles(file, before);
     const wal = fs.statSync(`${file}-wal`, { throwIfNoEntry: false });
     if (wal && wal.size > 0) {
       throw new StorageError(
-        `${file}-wal holds changes not yet written into ${file}, and its disk is read-only: make it writable once (remount it read-write) and open the workspace, then it can be read read-only`,
-        'read-only',
+        full
+          ? `${file}-wal holds changes not yet written into ${file}, and its disk is full: free space on it (delete or move files under ${path.dirname(file)} or elsewhere on that disk), then it can be read`
+          : `${file}-wal holds changes not yet written into ${file}, and its disk is read-only: make it writable once (remount it read-write) and open the workspace, then it can be read read-only`,
+        full ? 'full' : 'read-only',
         file,
       );
     }
