@@ -72,8 +72,8 @@ describe('a storage fault, told with its file and what to do', () => {
     ['read-only', '/site/data/workspaces/lyon.sqlite3 cannot be written: its disk is read-only. Make it writable'],
     ['denied', 'not allowed to use /site/data/workspaces/lyon.sqlite3: give this user read and write access to it and to /site/data/workspaces'],
     ['cannot-open', 'cannot open /site/data/workspaces/lyon.sqlite3: check that it exists'],
-    ['not-a-database', '/site/data/workspaces/lyon.sqlite3 is not a workspace database: it is not SQLite, or was overwritten; restore it from a backup, or delete the workspace'],
-    ['damaged', '/site/data/workspaces/lyon.sqlite3 is damaged: restore it from a backup, or delete the workspace'],
+    ['not-a-database', '/site/data/workspaces/lyon.sqlite3 is not a workspace database: it is not SQLite, or was overwritten; restore it from a backup, or delete the workspace (outpost workspace delete lyon, or Delete in the app\'s Settings)'],
+    ['damaged', '/site/data/workspaces/lyon.sqlite3 is damaged: restore it from a backup, or delete the workspace (outpost workspace delete lyon, or Delete in the app\'s Settings)'],
   ] as const)('%s: names the file and what to do', (fault: StorageFault, start) => {
     expect(faultMessage(fault, FILE)).toMatch(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });

@@ -28,7 +28,11 @@ export function storageFault(error: unknown): StorageFault | undefined {
   return FAULTS.find(([, codes]) => codes.test(code))?.[0];
 }
 
-const RESTORE = 'restore it from a backup, or delete the workspace';
+/** What to do with a damaged workspace database: the command that deletes it named when the file is a workspace's. */
+function restore(file: string): string {
+  const workspace = /[\\/]workspaces[\\/]([^\\/]+)\.sqlite3$/.exec(file)?.[1];
+  return `restore it from a backup, or delete the workspace${workspace === undefined ? '' : ` (outpost workspace delete ${workspace}, or Delete in the app's Settings)`}`;
+}
 
 /** The sentence for a fault of `file` (an absolute path): what is wrong and what to do. */
 export function faultMessage(fault: StorageFault, file: string, detail = ''): string {
@@ -38,15 +42,15 @@ export function faultMessage(fault: StorageFault, file: string, detail = ''): st
     case 'full':
       return `the disk holding ${file} is full${because}: free space on it (delete or move files under ${folder} or elsewhere on that disk), then try again`;
     case 'read-only':
-      return `${file} cannot be written: its disk is read-only${because}. Make it writable (remount it read-write), or copy the data folder to a writable disk; reading and export work on a read-only data folder`;
+      return `${file} cannot be written: its disk is read-only${because}. Make it writable (remount it read-write), or use a folder on a writable disk (a data folder on a read-only disk can still be read and exported)`;
     case 'denied':
       return `not allowed to use ${file}${because}: give this user read and write access to it and to ${folder}`;
     case 'cannot-open':
       return `cannot open ${file}${because}: check that it exists and that this user may read and write it and ${folder}`;
     case 'not-a-database':
-      return `${file} is not a workspace database${because}: it is not SQLite, or was overwritten; ${RESTORE}`;
+      return `${file} is not a workspace database${because}: it is not SQLite, or was overwritten; ${restore(file)}`;
     case 'damaged':
-      return `${file} is damaged${because}: ${RESTORE}`;
+      return `${file} is damaged${because}: ${restore(file)}`;
   }
 }
 
