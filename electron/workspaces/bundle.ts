@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../../shared/resources';
 import type { Store } from '../server/store/store';
-import { BUNDLE_TABLES, BundleRowsError, SECRET_TABLES, bundleShapes, readBundleRows, writeBundleRows, type BundleRow } from '../server/store/bundleRows';
+import { BUNDLE_TABLES, BundleRowsError, SECRET_TABLES, bundleShapes, readBundleRows, unbundledTables, writeBundleRows, type BundleRow } from '../server/store/bundleRows';
 import { LATEST_VERSION } from '../server/store/migrations';
 import { checkBundleRows, type BundleCheck } from './bundleCheck';
 
@@ -65,7 +65,8 @@ export function checkBundle(value: unknown): CheckedBundle {
     if (SECRET_TABLES.includes(table)) continue;
     if (!(BUNDLE_TABLES as readonly string[]).includes(table)) throw new BundleError(`the bundle has an unknown table "${table.slice(0, 64)}"`);
     if (!Array.isArray(rows) || !rows.every(isObject)) throw new BundleError(`table "${table}" of the bundle is not a list of rows`);
-    tables[table] = rows;
+    // A bundle exported before its sequences were limited to its own tables may hold the outbox's: dropped.
+    tables[table] = table === 'sqlite_sequence' ? rows.filter((row) => !(typeof row.name === 'string' && unbundledTables().has(row.name))) : rows;
   }
   const checked = checkBundleRows(tables, bundleShapes());
   if (!checked.ok) throw new BundleError(`the bundle is refused, nothing was imported: table "${checked.table}", row ${checked.row}: ${checked.reason}`);

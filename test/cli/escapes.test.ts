@@ -136,6 +136,8 @@ beforeAll(async () => {
   // A workspace bound to a central server whose every answer holds the sequences.
   await must(at('remote', 'add', 'liar', liarUrl, '--token', 'c'.repeat(40)));
   await must(at('workspace', 'create', 'lied', '--remote', 'liar'));
+  // A workspace for `workspace delete` to delete.
+  await must(at('workspace', 'create', 'spare'));
 }, 120_000);
 
 afterAll(async () => {
@@ -177,6 +179,7 @@ const WALKS: Readonly<Record<string, () => readonly Walk[]>> = {
   'remote set-token': () => [{ args: at('remote', 'set-token', 'liar', '--token', 'c'.repeat(40)) }],
   'remote remove': () => [{ args: ['remote', 'remove', H, '--data', odd], shows: [H] }],
   'workspace create': () => [{ args: at('workspace', 'create', 'third') }],
+  'workspace delete': () => [{ args: at('workspace', 'delete', 'spare') }],
   'workspace list': () => [{ args: at('workspace', 'list') }, { args: at('workspace', 'list', '--json'), json: (parsed) => expect(Array.isArray(parsed)).toBe(true) }],
   sync: () => [
     { args: at('sync', '--workspace', 'lied'), shows: [SERVER_SAYS] },

@@ -141,6 +141,13 @@ describe('any row, however made', () => {
 });
 
 describe("a bundle's header", () => {
+  test("the outbox's pk sequence (in bundles of bound workspaces exported before it was left out) is dropped, not refused", () => {
+    const given = tables();
+    given.sqlite_sequence!.push({ name: 'outbox', seq: 4 });
+    const checked = checkBundle({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, schema: 1, name: 'x', exportedAt: TIME, tables: given });
+    expect(checked.tables.sqlite_sequence).toEqual([{ name: 'appliance', seq: 2 }]);
+  });
+
   test.each([1.5, -1e9, 0, '1'])('a schema of %j is no version of the database: refused', (schema) => {
     const bundle = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, schema, name: 'x', exportedAt: TIME, tables: tables() };
     expect(() => checkBundle(bundle)).toThrow(/is not a version of Outpost's database/);

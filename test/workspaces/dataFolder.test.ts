@@ -3,10 +3,11 @@
  * when one may be made (chooseWorkspace), what a storage fault is told as (storageErrors.ts), and
  * settings written only when they change, whole or not at all.
  */
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { faultMessage, storageFault, storageProblem, type StorageFault } from '../../electron/server/store/storageErrors';
+import { faultMessage, replaceFile, storageFault, storageProblem, type StorageFault } from '../../electron/server/store/storageErrors';
 import { chooseWorkspace, updateSettings, writeSettings } from '../../electron/workspaces/dataFolder';
 import { tempWorkspaces } from '../helpers/tempWorkspaces';
 
@@ -99,5 +100,13 @@ describe('the settings file', () => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ localToken: 'a'.repeat(40), window: { width: 800 } });
     expect(written).toBeGreaterThan(0);
     expect(fs.readdirSync(dir)).toEqual(['outpost.json']);
+  });
+});
+
+describe('a file written whole (replaceFile)', () => {
+  test('into a folder that does not exist: the error names the file asked for and its folder, not a temporary file', () => {
+    const folder = path.join(os.tmpdir(), `outpost-absent-${process.pid}`, 'deeper');
+    const file = path.join(folder, 'site.outpost.json');
+    expect(() => replaceFile(file, '{}')).toThrow(`cannot write ${file}: the folder ${folder} does not exist`);
   });
 });

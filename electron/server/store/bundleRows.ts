@@ -58,6 +58,14 @@ export class BundleRowsError extends Error {}
 let shapes: BundleShapes | undefined;
 
 /** The shape of every bundled table in this Outpost's schema (read once from a new, migrated in-memory database). */
+let unbundled: ReadonlySet<string> | undefined;
+
+/** The tables of the database that no bundle carries (the outbox, the sync's own): a pk sequence of one is not the bundle's to set. */
+export function unbundledTables(): ReadonlySet<string> {
+  if (!unbundled) bundleShapes();
+  return unbundled!;
+}
+
 export function bundleShapes(): BundleShapes {
   if (shapes) return shapes;
   const store = new Store(openDatabase(':memory:'));
@@ -72,6 +80,8 @@ export function bundleShapes(): BundleShapes {
       };
     }
     shapes = out as BundleShapes;
+    const all = store.query("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    unbundled = new Set(all.filter((table) => !(BUNDLE_TABLES as readonly string[]).includes(table)));
     return shapes;
   } finally {
     store.close();
@@ -94,6 +104,8 @@ export function readBundleRows(store: Store): { schema: number; tables: Record<s
         if (table === 'user') out.password = '';
         return out;
       });
+      // Only the sequences of the tables it carries (the outbox has one in a bound workspace).
+      if (table === 'sqlite_sequence') tables[table] = tables[table].filter((row) => (BUNDLE_TABLES as readonly string[]).includes(String(row.name)));
     }
     return store.query('PRAGMA user_version').pluck().get() as number;
   });

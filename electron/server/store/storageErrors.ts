@@ -98,6 +98,12 @@ export function replaceFile(file: string, content: string | Uint8Array, mode = 0
     } catch {
       // The write's own error is the one to tell; a temporary file that cannot be removed was never made.
     }
-    throw withFile(error, file);
+    const told = withFile(error, file);
+    if (told !== error) throw told;
+    // Node's own words name the temporary file: the file asked for is the one to name.
+    const code = (error as { code?: unknown }).code;
+    throw new Error(
+      code === 'ENOENT' ? `cannot write ${file}: the folder ${path.dirname(file)} does not exist` : `cannot write ${file}: ${typeof code === 'string' ? code : error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
