@@ -188,7 +188,8 @@ export class SyncEngine {
 
   private async run(options: SyncOptions): Promise<SyncReport> {
     try {
-      await this.lease.acquire(options.waitForLease);
+      const waiting = this.lease.acquire(options.waitForLease);
+      if (waiting) await waiting;
     } catch (error) {
       if (error instanceof SyncBusyError) return { outcome: 'error', pushed: 0, pulled: 0, conflicts: 0, parked: 0, waiting: 0, error: { kind: 'busy', message: error.message } };
       throw error;

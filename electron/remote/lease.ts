@@ -86,19 +86,33 @@ export class SyncLease {
   /**
    * Take the lease. While another live process holds one it renewed lately: throw SyncBusyError
    * at once, or, with `wait`, look again every WAIT_POLL_MS until it is free or the wait is over.
+   * Taken at once, it returns nothing (no await: the sync's first progress is in place before
+   * the answer of whoever started it); waited for, a promise.
    */
-  async acquire(wait?: LeaseWait): Promise<void> {
-    let holder = this.take();
-    if (holder && wait) {
-      const ms = wait.ms ?? LEASE_WAIT_MS;
-      wait.onWaiting(holder, ms);
-      const until = Date.now() + ms;
-      while (holder && Date.now() < until) {
-        await sleep(Math.min(WAIT_POLL_MS, until - Date.now()));
-        holder = this.take();
-      }
+  acquire(wait?: LeaseWait): Promise<void> | undefined {
+    const holder = this.take();
+    if (!holder) {
+      this.startRenewal();
+      return undefined;
+    }
+    if (!wait) throw new SyncBusyError(holder);
+    return this.waitFor(holder, wait);
+  }
+
+  private async waitFor(first: LeaseHolder, wait: LeaseWait): Promise<void> {
+    let holder: LeaseHolder | undefined = first;
+    const ms = wait.ms ?? LEASE_WAIT_MS;
+    wait.onWaiting(holder, ms);
+    const until = Date.now() + ms;
+    while (holder && Date.now() < until) {
+      await sleep(Math.min(WAIT_POLL_MS, until - Date.now()));
+      holder = this.take();
     }
     if (holder) throw new SyncBusyError(holder);
+    this.startRenewal();
+  }
+
+  private startRenewal(): void {
     this.renewal = setInterval(() => {
       try {
         this.renew();

@@ -33,7 +33,7 @@ test('by default a waiting sync waits 30 s for another live process, then is ref
   const pid = heldByAnother('serve');
   const told: [LeaseHolder, number][] = [];
   const lease = new SyncLease(services.store, services.syncMeta);
-  const outcome = lease.acquire({ onWaiting: (holder, ms) => told.push([holder, ms]) }).then(
+  const outcome = Promise.resolve(lease.acquire({ onWaiting: (holder, ms) => told.push([holder, ms]) })).then(
     () => 'taken',
     (error: unknown) => error,
   );
@@ -53,7 +53,7 @@ test('the wait ends, and the lease is taken, as soon as the other sync releases 
   heldByAnother('sync');
   const lease = new SyncLease(services.store, services.syncMeta, { label: 'sync' });
   let taken = false;
-  const acquired = lease.acquire({ ms: 10_000, onWaiting: () => undefined }).then(() => (taken = true));
+  const acquired = Promise.resolve(lease.acquire({ ms: 10_000, onWaiting: () => undefined })).then(() => (taken = true));
   await vi.advanceTimersByTimeAsync(2_000);
   expect(taken).toBe(false);
   // The other process's sync ends: it deletes its lease.
@@ -74,7 +74,14 @@ test('the wait ends, and the lease is taken, as soon as the other sync releases 
 test('without a wait, a lease another live process holds is refused at once', async () => {
   const pid = heldByAnother('app');
   const lease = new SyncLease(services.store, services.syncMeta);
-  await expect(lease.acquire()).rejects.toThrow(`another Outpost process (pid ${pid}) is syncing this workspace`);
+  expect(() => lease.acquire()).toThrow(`another Outpost process (pid ${pid}) is syncing this workspace`);
+});
+
+test('a free lease is taken at once, with nothing to await: the sync reports its first progress before its starter is answered', () => {
+  const lease = new SyncLease(services.store, services.syncMeta, { label: 'app' });
+  expect(lease.acquire()).toBeUndefined();
+  expect(services.syncMeta.get('sync_lease')).toMatch(new RegExp(`^${process.pid}:\\d+$`));
+  lease.release();
 });
 
 test('the waiting line names the process and what it is, its control characters shown as escapes', () => {
