@@ -8,11 +8,12 @@
  * thread a third of a second to copy).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseJsonBytes } from '../../shared/api/pythonJson';
 import type { ImportedAccounts } from '../../shared/app/importedAccounts';
 import { openDatabase, type OpenOptions } from '../server/store/database';
 import type { Instance } from '../server/store/services';
-import { withFile } from '../server/store/storageErrors';
+import { StorageError, withFile } from '../server/store/storageErrors';
 import { Store } from '../server/store/store';
 import { BundleSyntaxError, BundleUnnamedError, bundleText, checkBundle, importBundle } from './bundle';
 import { workspaceFile } from './dataFolder';
@@ -67,10 +68,16 @@ export async function importWork(job: ImportJob, bytes: Uint8Array, named: (name
       throw new Error(`the new workspace's database could not be completed (its WAL was not checkpointed); nothing was imported`);
     }
   } catch (error) {
-    // A full or read-only disk named by the workspace's file (the temporary one is nobody's to know).
-    throw withFile(error, workspaceFile(job.dataDir, name));
+    throw asWorkspaceFile(withFile(error, job.temporary), job.temporary, workspaceFile(job.dataDir, name));
   }
   return bundle.accounts;
+}
+
+/** A full or read-only disk told with the workspace's file, the one the engineer knows (the temporary database is nobody's to know). */
+function asWorkspaceFile(error: unknown, temporary: string, file: string): unknown {
+  const named = path.resolve(temporary);
+  if (!(error instanceof StorageError) || error.file !== named) return error;
+  return new StorageError(error.message.split(named).join(file), error.fault, file);
 }
 
 /** The bundle file of a workspace, as UTF-8 JSON in bytes of their own (which can be moved to another thread). */
