@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkspaceHost } from '../../electron/workspaces/host';
 import { enlarged } from '../helpers/largeBundle';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'dist/node/outpost.cjs');
@@ -50,6 +51,26 @@ describe('export and import of a workspace', () => {
     expect(db.prepare('SELECT ip FROM host_id').pluck().all()).toEqual(['10.9.8.7']);
     db.close();
     expect(run(other, ['import', bundle, '--workspace', 'copy']).status).toBe(0);
+  });
+
+  test('a workspace that imported an EVE log exports a bundle that imports back (the EVE import’s own tables and their pk sequences stay out)', () => {
+    const dir = tempDir();
+    const eve = run(dir, ['import-eve', path.join(SAMPLES_DIR, 'eve', 'Tr0llope-suricata_report_generator-eve.json')]);
+    expect(eve.status, eve.stderr).toBe(0);
+    const bundle = path.join(dir, 'site.outpost.json');
+    expect(run(dir, ['export', bundle]).status).toBe(0);
+    const imported = run(dir, ['import', bundle, '--workspace', 'copy']);
+    expect(imported.status, imported.stderr).toBe(0);
+    const count = (name: string) => {
+      const db = new Database(path.join(dir, 'workspaces', `${name}.sqlite3`), { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM host_id').pluck().get();
+      } finally {
+        db.close();
+      }
+    };
+    expect(count('copy')).toBe(count('default'));
+    expect(count('copy')).toBeGreaterThan(0);
   });
 
   test('bad input: an existing file, a taken name, a file that is not a bundle → a message and exit 1, nothing written', () => {
