@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleWorkerCode } from '../../electron/server/http/workerSource';
 import { enlarged, type BundleFile } from '../helpers/largeBundle';
@@ -56,10 +56,10 @@ function download(where: string): Promise<{ status: number; headers: http.Incomi
 
 interface Watched<T> {
   readonly result: T;
-  /** The event loop's longest delay meanwhile (this process is the server's). */
+  /** The event loop's longest hold meanwhile (this process is the server's): how late a timer set every 10 ms fired at worst. */
   readonly longestDelayMs: number;
-  /** The longest wait between two answers of GET /app/status, asked again 10 ms after each answer. */
-  readonly longestGapMs: number;
+  /** The longest wait for an answer to GET /app/status, asked again and again. */
+  readonly longestAnswerMs: number;
   readonly answers: number;
   /** The workspaces listed by each GET /app/workspaces asked meanwhile, with their sizes. */
   readonly listed: readonly Readonly<Record<string, number>>[];
@@ -71,22 +71,26 @@ interface Watched<T> {
  * shared with other work the scheduler then makes it wait for its turn as often as the work's thread.
  */
 async function whileAsking<T>(work: () => Promise<T>, on = server): Promise<Watched<T>> {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
+  // A timer's lateness, not perf_hooks' monitorEventLoopDelay: in a trial its histogram missed a 2.4 s hold.
+  let longestDelayMs = 0;
+  let ticked = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longestDelayMs = Math.max(longestDelayMs, now - ticked - 10);
+    ticked = now;
+  }, 10);
   let done = false;
-  let longestGapMs = 0;
+  let longestAnswerMs = 0;
   let answers = 0;
   const listed: Record<string, number>[] = [];
   const asking = (async () => {
-    let last = performance.now();
     while (!done) {
+      const asked = performance.now();
       expect((await on.api.get('/app/status')).status).toBe(200);
+      longestAnswerMs = Math.max(longestAnswerMs, performance.now() - asked);
+      answers++;
       const { workspaces } = (await on.api.get('/app/workspaces')).json();
       listed.push(Object.fromEntries(workspaces.map((w: { name: string; sizeBytes: number }) => [w.name, w.sizeBytes])));
-      const now = performance.now();
-      longestGapMs = Math.max(longestGapMs, now - last);
-      last = now;
-      answers++;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
@@ -95,10 +99,10 @@ async function whileAsking<T>(work: () => Promise<T>, on = server): Promise<Watc
   const tookMs = performance.now() - started;
   done = true;
   await asking;
-  delay.disable();
+  clearInterval(timer);
   // The work must have taken long enough for the figures to mean something.
   expect(tookMs).toBeGreaterThan(500);
-  return { result, longestDelayMs: delay.max / 1e6, longestGapMs, answers, listed };
+  return { result, longestDelayMs, longestAnswerMs, answers, listed };
 }
 
 describe('a large bundle does not hold the server', () => {
@@ -106,7 +110,7 @@ describe('a large bundle does not hold the server', () => {
     const watched = await whileAsking(() => importBundle('large', large));
     expect(watched.result.status, watched.result.text).toBe(201);
     expect(watched.longestDelayMs).toBeLessThan(LONGEST_MS);
-    expect(watched.longestGapMs).toBeLessThan(LONGEST_MS);
+    expect(watched.longestAnswerMs).toBeLessThan(LONGEST_MS);
     expect(watched.answers).toBeGreaterThan(5);
     // Listed, if at all, as it is once whole.
     const whole = (await server.api.get('/app/workspaces')).json().workspaces.find((w: { name: string }) => w.name === 'large');
@@ -119,7 +123,7 @@ describe('a large bundle does not hold the server', () => {
     const watched = await whileAsking(() => download('/app/workspaces/large/export'));
     expect(watched.result.status).toBe(200);
     expect(watched.longestDelayMs).toBeLessThan(LONGEST_MS);
-    expect(watched.longestGapMs).toBeLessThan(LONGEST_MS);
+    expect(watched.longestAnswerMs).toBeLessThan(LONGEST_MS);
     expect(watched.result.headers['content-type']).toBe('application/json');
     expect(watched.result.headers['content-disposition']).toBe('attachment; filename="large.outpost.json"');
     const exported = JSON.parse(Buffer.concat(watched.result.chunks).toString());
