@@ -57,6 +57,7 @@ if (process.argv.includes('--bench')) {
       'hostile.bench': path.join(root, 'bench/hostile.bench.ts'),
       'eve.bench': path.join(root, 'bench/eve.bench.ts'),
       'hosts.bench': path.join(root, 'bench/hosts.bench.ts'),
+      'bundle.bench': path.join(root, 'bench/bundle.bench.ts'),
       hostileServer: path.join(root, 'bench/hostileServer.ts'),
       // The servers these benchmarks start parse large imports in it.
       bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts'),
