@@ -370,7 +370,8 @@ export class WorkspaceHost {
     let reserved: string | undefined;
     const reserve = (name: string): void => {
       const checked = this.checked(name);
-      if (this.taken(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
+      if (this.importing.has(checked)) throw new WorkspaceError(`a workspace named "${checked}" is being imported`, 409);
+      if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
       this.importing.add(checked);
       reserved = checked;
     };
@@ -381,6 +382,7 @@ export class WorkspaceHost {
       const accounts = await importOnThread({ ...job, ...(options.name === undefined ? {} : { name: options.name }), ...(options.charset === undefined ? {} : { charset: options.charset }) }, bytes, (name) => {
         if (reserved === undefined) reserve(name);
       });
+      // The thread told the name before it wrote anything, and it was reserved then.
       const name = reserved!;
       if (!publishDatabase(temporary, workspaceFile(this.dataDir, name))) throw new WorkspaceError(`a workspace named "${name}" exists already`, 409);
       return { name, accounts };

@@ -137,8 +137,9 @@ describe('a large bundle does not hold the server', () => {
     const imports = [importBundle('twice', large), importBundle('twice', large)].map((reply) => reply.then((r) => (replies.push(String(r.status)), r)));
     const refused = await Promise.race(imports);
     expect(refused.status, refused.text).toBe(409);
-    expect(refused.json()).toEqual({ detail: 'a workspace named "twice" exists already' });
+    expect(refused.json()).toEqual({ detail: 'a workspace named "twice" is being imported' });
     const created = await server.api.post('/app/workspaces', { name: 'twice' });
+    expect(created.json()).toEqual({ detail: 'a workspace named "twice" is being imported' });
     replies.push(`create ${created.status}`);
     expect((await Promise.all(imports)).map((reply) => reply.status).sort()).toEqual([201, 409]);
     // The refusals came while the import went on, not after it.
