@@ -1,6 +1,7 @@
 // Bundles the plain-Node entry points with esbuild: the `outpost` CLI (dist/node/outpost.cjs) and,
 // beside it, the programs of its worker threads: the body worker's, for large imports
-// (dist/node/bodyWorker.cjs), and the EVE import's (dist/node/eveWorker.cjs), both read by
+// (dist/node/bodyWorker.cjs), the EVE import's (dist/node/eveWorker.cjs) and the workspace
+// bundles' import and export (dist/node/bundleWorker.cjs), all read by
 // electron/server/http/workerSource.ts. better-sqlite3 stays external (native addon); everything
 // else is bundled. `--renderer` also builds the web UI when it is missing or stale (`npm run serve`).
 import { build } from 'esbuild';
@@ -33,7 +34,7 @@ function writeChanged(outputFiles) {
 
 const node = await build({
   write: false,
-  entryPoints: { outpost: path.join(root, 'electron/cli/entry.ts'), bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts') },
+  entryPoints: { outpost: path.join(root, 'electron/cli/entry.ts'), bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts'), bundleWorker: path.join(root, 'electron/workspaces/bundleWorkerEntry.ts') },
   outdir: path.join(root, 'dist/node'),
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -56,9 +57,11 @@ if (process.argv.includes('--bench')) {
       'hostile.bench': path.join(root, 'bench/hostile.bench.ts'),
       'eve.bench': path.join(root, 'bench/eve.bench.ts'),
       'hosts.bench': path.join(root, 'bench/hosts.bench.ts'),
+      'bundle.bench': path.join(root, 'bench/bundle.bench.ts'),
       hostileServer: path.join(root, 'bench/hostileServer.ts'),
       // The servers these benchmarks start parse large imports in it.
       bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts'),
+      bundleWorker: path.join(root, 'electron/workspaces/bundleWorkerEntry.ts'),
     },
     outdir: path.join(root, 'dist/bench'),
     outExtension: { '.js': '.cjs' },

@@ -4,7 +4,8 @@
 //   server.cjs  the server's utility process (electron/serverProcess.ts)
 //   bodyWorker.cjs the program of the worker threads the server parses large imports in
 //   eveWorker.cjs  the program of the EVE import's worker threads (segments of a log read, identities made)
-//               (electron/server/http/workerSource.ts reads both beside server.cjs)
+//   bundleWorker.cjs the program of a workspace bundle's import or export thread
+//               (electron/server/http/workerSource.ts reads them beside server.cjs)
 // better-sqlite3 stays external (native addon, loaded with its Electron build); electron is
 // provided by the runtime.
 import fs from 'node:fs';
@@ -33,6 +34,7 @@ export async function bundleElectron({ root, quiet = false }) {
         main: path.join(root, 'electron/main/main.ts'),
         server: path.join(root, 'electron/serverProcess.ts'),
         bodyWorker: path.join(root, 'electron/server/http/bodyWorkerEntry.ts'), eveWorker: path.join(root, 'electron/workspaces/eveWorkerEntry.ts'),
+        bundleWorker: path.join(root, 'electron/workspaces/bundleWorkerEntry.ts'),
       },
       platform: 'node',
       target: NODE_TARGET,

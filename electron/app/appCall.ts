@@ -4,10 +4,20 @@ import type { JsonObject } from '../../shared/resources';
 import type { ApiRequest } from '../server/http/types';
 import type { UserRecord } from '../server/store/users';
 
-/** A route's answer: its status, the body its type in shared/app/routes.ts says, extra headers. */
+/**
+ * JSON of a route's answer type rendered already, as UTF-8 bytes, sent as they are: a workspace
+ * bundle made on a thread of its own (parsing it again here would hold the event loop).
+ */
+export class JsonBytes<T> {
+  /** The type the bytes are JSON of (for the compiler only). */
+  declare readonly of: T;
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** A route's answer: its status, the body its type in shared/app/routes.ts says (or its JSON bytes), extra headers. */
 export interface Answer<N extends AppRouteName = AppRouteName> {
   readonly status: number;
-  readonly body: AppAnswer<N>;
+  readonly body: AppAnswer<N> | JsonBytes<AppAnswer<N>>;
   readonly headers?: Record<string, string | readonly string[]>;
 }
 

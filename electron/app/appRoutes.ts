@@ -5,21 +5,21 @@
  * call them are one table, shared/app/routes.ts; answers use the API's error shapes.
  */
 import { ApiError } from '../../shared/api/errors';
-import { MESSAGES } from '../../shared/api/messages';
+import { MESSAGES, message } from '../../shared/api/messages';
 import { parseQuery, queryGet } from '../../shared/api/queryString';
 import { requireObject } from '../../shared/api/validate';
 import type { JsonObject, JsonValue } from '../../shared/resources';
 import { StorageError } from '../server/store/storageErrors';
-import { BundleError, bundleJson } from '../workspaces/bundle';
+import { BundleError, BundleSyntaxError } from '../workspaces/bundle';
 import { WorkspaceError, type WorkspaceHost } from '../workspaces/host';
-import { parseBody } from '../server/http/body';
+import { BODY_NOT_READ, BODY_WITHHELD, jsonCharset, parseBody } from '../server/http/body';
 import type { ApiRequest, ApiResponse } from '../server/http/types';
 import { authenticate, CSRF_COOKIE, parseCookies, SESSION_COOKIE } from '../server/routing/auth';
-import { jsonResponse } from '../server/http/responses';
+import { jsonResponse, SECURITY_HEADERS } from '../server/http/responses';
 import { isManager, type UserRecord } from '../server/store/users';
 import { setCookie, setCookieHeaders } from '../server/views/login';
 import { appRoleFor, matchAppRoute, type AppStatus, type WorkspaceList } from '../../shared/app/routes';
-import { ok, type AppCall, type AppHandlers, type Answer } from './appCall';
+import { JsonBytes, ok, type AppCall, type AppHandlers, type Answer } from './appCall';
 import { historyHandlers } from './historyRoutes';
 import { hostHandlers } from './hostRoutes';
 import { centralLink, syncHandlers, syncSummary } from './syncRoutes';
@@ -36,6 +36,11 @@ function nameIn(body: JsonObject): string {
 
 /** An answer, or an error of the kinds the app's routes throw, in the API's shapes. */
 function responseOf(answer: Answer): ApiResponse {
+  if (answer.body instanceof JsonBytes) {
+    const { bytes } = answer.body;
+    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return { status: answer.status, body, bodyLength: body.length, headers: { 'Content-Type': 'application/json', ...SECURITY_HEADERS, 'Cache-Control': 'no-store', ...(answer.headers ?? {}) } };
+  }
   // Every answer type of shared/app/routes.ts is JSON data (objects, arrays, strings, numbers, booleans, null).
   const response = jsonResponse(answer.status, answer.body as JsonValue, {}, undefined);
   return { ...response, headers: { ...response.headers, 'Cache-Control': 'no-store', ...(answer.headers ?? {}) } };
@@ -44,6 +49,7 @@ function responseOf(answer: Answer): ApiResponse {
 function errorResponse(error: unknown): ApiResponse {
   if (error instanceof ApiError) return jsonResponse(error.status, error.body, { 'Cache-Control': 'no-store' });
   if (error instanceof WorkspaceError) return jsonResponse(error.status, { detail: error.message }, { 'Cache-Control': 'no-store' });
+  if (error instanceof BundleSyntaxError) return jsonResponse(400, { detail: message.jsonParseError(error.reason) }, { 'Cache-Control': 'no-store' });
   if (error instanceof BundleError) return jsonResponse(400, { detail: error.message }, { 'Cache-Control': 'no-store' });
   // A full disk is a 507 as for an EVE upload; a read-only disk or a damaged file, a conflict with the state of the disk. Each names its file.
   if (error instanceof StorageError) return jsonResponse(error.fault === 'full' ? 507 : 409, { detail: error.message }, { 'Cache-Control': 'no-store' });
@@ -89,10 +95,14 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
       host.create(name, typeof remote === 'string' && remote !== '' ? { remote } : {});
       return { status: 201, body: { name, remote: typeof remote === 'string' && remote !== '' ? remote : null } };
     },
-    importWorkspace: (call) => {
+    importWorkspace: async (call) => {
       const name = call.query('name');
       if (!name) throw ApiError.validation({ name: [MESSAGES.required] });
-      const accounts = host.importBundle(name, parseBody(call.req.headers['content-type'], call.req.body));
+      const { body, headers } = call.req;
+      if (body === BODY_WITHHELD) throw ApiError.detail(400, BODY_NOT_READ);
+      const charset = jsonCharset(headers['content-type']);
+      // The bytes go to the bundle thread as they came, parsed there; an empty body is `{}`, as every route reads it.
+      const { accounts } = await host.importBundle(body.length === 0 ? Buffer.from('{}') : body, { name, ...(charset === undefined ? {} : { charset }) });
       // The manager is told what the bundle's accounts may do (none signs in before a manager lets it).
       return { status: 201, body: { name, accounts: { count: accounts.count, roles: { ...accounts.roles } } } };
     },
@@ -108,9 +118,9 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
       host.switchTo(name!);
       return { status: 200, body: status(call.user), headers: carrySession(call) };
     },
-    exportWorkspace: (_call, { name }) => ({
+    exportWorkspace: async (_call, { name }) => ({
       status: 200,
-      body: bundleJson(host.exportBundle(name!)),
+      body: new JsonBytes(await host.exportBundle(name!)),
       headers: { 'Content-Disposition': `attachment; filename="${name!}.outpost.json"` },
     }),
     ...syncHandlers(host),

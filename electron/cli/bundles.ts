@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import { importedAccountsText } from '../../shared/app/importedAccounts';
 import { Store } from '../server/store/store';
 import { replaceFile, withFile } from '../server/store/storageErrors';
-import { BundleError, bundleJson, exportBundle } from '../workspaces/bundle';
+import { BundleError, BundleSyntaxError, BundleUnnamedError, bundleText } from '../workspaces/bundle';
 import { defaultDataDir } from '../workspaces/dataFolder';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
 import { openForReading } from '../workspaces/openWorkspace';
-import { instanceFor, locateWorkspace, parseCommand, readJsonFile, startedDataDir } from './context';
+import { instanceFor, locateWorkspace, parseCommand, startedDataDir } from './context';
 import { line, ownWords, type Output } from './output';
 import { COMMON_OPTIONS, defineCommand } from './usage';
 
@@ -30,10 +30,10 @@ export const IMPORT_BUNDLE = defineCommand({
   options: { data: COMMON_OPTIONS.data, workspace: { ...COMMON_OPTIONS.workspace, help: "the new workspace's name (default: the one in the bundle)" } },
 });
 
-async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) => T): Promise<T> {
+async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) => Promise<T>): Promise<T> {
   const host = new WorkspaceHost({ dataDir: data ?? defaultDataDir(), instance: instanceFor('127.0.0.1') });
   try {
-    return fn(host);
+    return await fn(host);
   } catch (error) {
     if (error instanceof WorkspaceError || error instanceof BundleError) throw new Error(error.message);
     throw error;
@@ -51,7 +51,7 @@ export async function exportCommand(args: readonly string[], out: Output): Promi
   const db = openForReading(location.file);
   let json: string;
   try {
-    json = JSON.stringify(bundleJson(exportBundle(new Store(db), location.workspace)));
+    json = bundleText(new Store(db), location.workspace);
   } catch (error) {
     throw withFile(error, location.file);
   } finally {
@@ -65,14 +65,23 @@ export async function exportCommand(args: readonly string[], out: Output): Promi
 export async function importBundleCommand(args: readonly string[], out: Output): Promise<number> {
   const { values, positionals } = parseCommand(args, IMPORT_BUNDLE);
   const file = positionals[0]!;
-  const value = readJsonFile(file);
-  const named = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.name === 'string' ? value.name : undefined;
-  const name = values.workspace ?? named;
-  if (name === undefined) throw new Error(`${file} does not name its workspace; give --workspace NAME`);
-  return withHost(values.data, (host) => {
-    const accounts = host.importBundle(name, value);
-    out.line(line`workspace "${name}" imported from ${file}`);
-    out.line(ownWords(importedAccountsText(accounts)));
-    return 0;
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  // Parsed, checked and written on the bundle thread, into a database named only once all of it succeeded (WorkspaceHost.importBundle).
+  return withHost(values.data, async (host) => {
+    try {
+      const { name, accounts } = await host.importBundle(bytes, values.workspace === undefined ? {} : { name: values.workspace });
+      out.line(line`workspace "${name}" imported from ${file}`);
+      out.line(ownWords(importedAccountsText(accounts)));
+      return 0;
+    } catch (error) {
+      if (error instanceof BundleSyntaxError) throw new Error(`${file} is not valid JSON: ${error.reason}`);
+      if (error instanceof BundleUnnamedError) throw new Error(`${file} does not name its workspace; give --workspace NAME`);
+      throw error;
+    }
   });
 }

@@ -4,6 +4,7 @@
  * new workspace from a bundle whose every row was checked first (bundleCheck.ts): it is applied
  * whole or not at all, and its accounts sign in once a manager sets their password or token.
  */
+import { renderJson } from '../../shared/api/json';
 import type { JsonObject } from '../../shared/resources';
 import type { Store } from '../server/store/store';
 import { BUNDLE_TABLES, BundleRowsError, SECRET_TABLES, bundleShapes, readBundleRows, unbundledTables, writeBundleRows, type BundleRow } from '../server/store/bundleRows';
@@ -29,6 +30,20 @@ export type CheckedBundle = Extract<BundleCheck, { ok: true }>;
 
 export class BundleError extends Error {}
 
+/** The file is not JSON: `reason` says where (each caller words it: the route as DRF does, the CLI with the file). */
+export class BundleSyntaxError extends BundleError {
+  constructor(readonly reason: string) {
+    super(`the bundle is not valid JSON: ${reason}`);
+  }
+}
+
+/** No name was given for the new workspace and the bundle carries none. */
+export class BundleUnnamedError extends BundleError {
+  constructor() {
+    super('the bundle does not name its workspace; give the new workspace a name');
+  }
+}
+
 /** The bundle as a plain JSON object (for an HTTP answer). */
 export function bundleJson(bundle: WorkspaceBundle): JsonObject {
   const tables: JsonObject = {};
@@ -39,6 +54,11 @@ export function bundleJson(bundle: WorkspaceBundle): JsonObject {
 export function exportBundle(store: Store, name: string, now: Date = new Date()): WorkspaceBundle {
   const { schema, tables } = readBundleRows(store);
   return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, schema, name, exportedAt: now.toISOString(), tables };
+}
+
+/** The bundle file of a workspace: its JSON text, as the app's Export and `outpost export` write it. */
+export function bundleText(store: Store, name: string, now: Date = new Date()): string {
+  return renderJson(bundleJson(exportBundle(store, name, now)));
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -72,12 +72,18 @@ function tolerateReadOnly(change: () => void): void {
   }
 }
 
-export function workspaceFile(dataDir: string, name: string): string {
-  return path.join(dataDir, 'workspaces', `${checkWorkspaceName(name)}.sqlite3`);
+/** The folder of a data folder's workspace databases. */
+export function workspacesDir(dataDir: string): string {
+  return path.join(dataDir, 'workspaces');
 }
 
+export function workspaceFile(dataDir: string, name: string): string {
+  return path.join(workspacesDir(dataDir), `${checkWorkspaceName(name)}.sqlite3`);
+}
+
+/** The workspaces of a data folder: its databases named as a workspace may be (an import's temporary database is not). */
 export function workspaceNames(dataDir: string): string[] {
-  const dir = path.join(dataDir, 'workspaces');
+  const dir = workspacesDir(dataDir);
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)

@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { EveProgress } from '../../shared/eve/summary';
-import { processRuns } from '../server/store/evidence';
 import { DiskFullError, EveImportError, isDiskFull } from './eveContent';
 import type { RunSource } from './eveRun';
+import { deadProcessFiles } from './leftovers';
 
 const SPOOL_NAME = /^\.eve-upload-(\d+)-[0-9a-f]+\.part$/;
 const TELL_MS = 250;
@@ -93,8 +93,5 @@ function freeBytes(folder: string): number | undefined {
 
 /** Remove the uploads left by processes that have ended (killed mid-import). */
 function removeLeftovers(folder: string): void {
-  for (const name of fs.readdirSync(folder)) {
-    const pid = Number(SPOOL_NAME.exec(name)?.[1]);
-    if (pid > 0 && pid !== process.pid && !processRuns(pid)) void fs.promises.rm(path.join(folder, name), { force: true }).catch(() => undefined);
-  }
+  for (const file of deadProcessFiles(folder, SPOOL_NAME)) void fs.promises.rm(file, { force: true }).catch(() => undefined);
 }

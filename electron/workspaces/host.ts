@@ -8,13 +8,14 @@ import fs from 'node:fs';
 import { newTokenKey } from '../server/store/users';
 import { openDatabase, openDatabaseReadOnly, type OpenOptions } from '../server/store/database';
 import { StorageError, withFile } from '../server/store/storageErrors';
-import { openForReading, openWorkspace, type OpenedWorkspace } from './openWorkspace';
+import { openWorkspace, type OpenedWorkspace } from './openWorkspace';
 import type { Instance } from '../server/store/services';
 import type { RemoteConfig } from '../remote/client';
 import { fileSecrets, Remotes, type SecretStore } from '../remote/remotes';
 import { RemoteSession, type SessionOptions } from '../remote/session';
 import { SyncMeta, bindRemote } from '../server/store/syncMeta';
-import { checkBundle, exportBundle, importBundle, type WorkspaceBundle } from './bundle';
+import { publishDatabase, removeDatabase, removeDeadImports, temporaryDatabase } from './bundleFiles';
+import { exportOnThread, importOnThread } from './bundleThread';
 import { Store } from '../server/store/store';
 import type { ImportedAccounts } from '../../shared/app/importedAccounts';
 import {
@@ -30,6 +31,7 @@ import {
   updateSettings,
   workspaceFile,
   workspaceNames,
+  workspacesDir,
 } from './dataFolder';
 
 export class WorkspaceError extends Error {
@@ -133,9 +135,13 @@ export class WorkspaceHost {
   private currentName: string;
   private readonly listeners = new Set<(name: string) => void>();
   private readonly tokenListeners = new Set<(token: string) => void>();
+  /** The names of the workspaces being imported now: taken already, as an existing one's. */
+  private readonly importing = new Set<string>();
 
   constructor(private readonly options: WorkspaceHostOptions) {
     this.dataDir = prepareDataDir(options.dataDir);
+    // The databases of imports a process that ended left unfinished (bundleFiles.ts).
+    removeDeadImports(workspacesDir(this.dataDir));
     this.remotes = new Remotes(this.dataDir, options.secrets ?? fileSecrets(this.dataDir));
     const settings = readSettings(this.dataDir);
     this.localToken = options.adminToken ?? (typeof settings.localToken === 'string' ? settings.localToken : newTokenKey());
@@ -246,6 +252,11 @@ export class WorkspaceHost {
     return fs.existsSync(workspaceFile(this.dataDir, name));
   }
 
+  /** A name a new workspace cannot take: one exists, or is being imported. */
+  private taken(name: string): boolean {
+    return this.importing.has(name) || this.exists(name);
+  }
+
   /** Open a listed workspace for the app's routes: what is wrong with its file is a 409 that names it. */
   private openKnown(name: string): OpenedWorkspace {
     try {
@@ -285,6 +296,7 @@ export class WorkspaceHost {
     const checked = this.checked(name);
     const remote = options.remote === undefined ? undefined : this.remotes.get(options.remote);
     if (options.remote !== undefined && !remote) throw new WorkspaceError(`there is no remote "${options.remote}"; add it first`, 404);
+    if (this.importing.has(checked)) throw new WorkspaceError(`a workspace named "${checked}" is being imported`, 409);
     const { nativeBinding } = this.options;
     createWorkspace(this.dataDir, checked, { instance: this.options.instance, adminToken: this.localToken, ...(remote ? { remote } : {}), ...(nativeBinding ? { nativeBinding } : {}) });
   }
@@ -305,7 +317,7 @@ export class WorkspaceHost {
     const source = this.known(from);
     const target = this.checked(to);
     if (source === target) return;
-    if (this.exists(target)) throw new WorkspaceError(`a workspace named "${target}" exists already`, 409);
+    if (this.taken(target)) throw new WorkspaceError(`a workspace named "${target}" exists already`, 409);
     const wasCurrent = source === this.currentName;
     if (wasCurrent && this.remoteSession instanceof RemoteSession && this.remoteSession.engine.syncing) {
       throw new WorkspaceError(`"${source}" is syncing; rename it when the sync is done`, 409);
@@ -336,48 +348,58 @@ export class WorkspaceHost {
     }
   }
 
-  exportBundle(name: string): WorkspaceBundle {
+  /**
+   * A workspace's bundle file (its JSON, UTF-8), read from a connection of its own (the last
+   * committed state, the open workspace's too) and made on the bundle thread (bundleThread.ts).
+   */
+  async exportBundle(name: string): Promise<Uint8Array> {
     const checked = this.known(name);
     const file = workspaceFile(this.dataDir, checked);
-    // A second connection reads the last committed state (WAL), the open workspace's too.
-    let db;
     try {
       checkDatabaseFile(file, checked);
-      db = openForReading(file, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+      return await exportOnThread({ file, name: checked, ...this.binding() });
     } catch (error) {
       if (error instanceof DataFolderError || error instanceof StorageError) throw new WorkspaceError(error.message, 409);
       throw error;
     }
-    const store = new Store(db);
-    try {
-      return exportBundle(store, checked);
-    } finally {
-      store.close();
-    }
   }
 
   /**
-   * A new workspace named `name` from a bundle (a parsed JSON value), whole or not at all: every
-   * row is checked before the workspace's file is made. What the bundle's accounts may do comes back.
+   * A new workspace from a bundle file's bytes, whole or not at all (app.md §2), named `name` or as
+   * the bundle says. The bundle thread parses it, checks every row, and writes a new database under
+   * a temporary name (bundleThread.ts); only once all of it succeeded does the database take the
+   * workspace's name. A name that exists or is being imported is refused (409), before any check.
+   * The bytes may be moved to that thread: the caller must not read them afterwards. What the
+   * bundle's accounts may do comes back.
    */
-  importBundle(name: string, value: unknown): ImportedAccounts {
-    const checked = this.checked(name);
-    if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
-    const bundle = checkBundle(value);
-    const file = workspaceFile(this.dataDir, checked);
+  async importBundle(bytes: Uint8Array, options: { readonly name?: string; readonly charset?: string } = {}): Promise<{ name: string; accounts: ImportedAccounts }> {
+    let reserved: string | undefined;
+    const reserve = (name: string): void => {
+      const checked = this.checked(name);
+      if (this.importing.has(checked)) throw new WorkspaceError(`a workspace named "${checked}" is being imported`, 409);
+      if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
+      this.importing.add(checked);
+      reserved = checked;
+    };
+    if (options.name !== undefined) reserve(options.name);
+    const temporary = temporaryDatabase(workspacesDir(this.dataDir));
     try {
-      const store = new Store(openDatabase(file, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}));
-      try {
-        importBundle(store, bundle);
-      } finally {
-        store.close();
-      }
-    } catch (error) {
-      for (const suffix of SIDE_FILES) fs.rmSync(file + suffix, { force: true });
-      throw error;
+      const job = { dataDir: this.dataDir, temporary, instance: this.options.instance, adminToken: this.localToken, ...this.binding() };
+      const accounts = await importOnThread({ ...job, ...(options.name === undefined ? {} : { name: options.name }), ...(options.charset === undefined ? {} : { charset: options.charset }) }, bytes, (name) => {
+        if (reserved === undefined) reserve(name);
+      });
+      // The thread told the name before it wrote anything, and it was reserved then.
+      const name = reserved!;
+      if (!publishDatabase(temporary, workspaceFile(this.dataDir, name))) throw new WorkspaceError(`a workspace named "${name}" exists already`, 409);
+      return { name, accounts };
+    } finally {
+      if (reserved !== undefined) this.importing.delete(reserved);
+      await removeDatabase(temporary);
     }
-    this.open(checked).close();
-    return bundle.accounts;
+  }
+
+  private binding(): OpenOptions {
+    return this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {};
   }
 
   /**

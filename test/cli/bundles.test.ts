@@ -1,11 +1,14 @@
 /** `outpost export FILE` and `outpost import FILE` (app.md §5): the Settings buttons on the command line. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
+import { WorkspaceHost } from '../../electron/workspaces/host';
+import { enlarged } from '../helpers/largeBundle';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'dist/node/outpost.cjs');
@@ -48,6 +51,26 @@ describe('export and import of a workspace', () => {
     expect(db.prepare('SELECT ip FROM host_id').pluck().all()).toEqual(['10.9.8.7']);
     db.close();
     expect(run(other, ['import', bundle, '--workspace', 'copy']).status).toBe(0);
+  });
+
+  test('a workspace that imported an EVE log exports a bundle that imports back (the EVE import’s own tables and their pk sequences stay out)', () => {
+    const dir = tempDir();
+    const eve = run(dir, ['import-eve', path.join(SAMPLES_DIR, 'eve', 'Tr0llope-suricata_report_generator-eve.json')]);
+    expect(eve.status, eve.stderr).toBe(0);
+    const bundle = path.join(dir, 'site.outpost.json');
+    expect(run(dir, ['export', bundle]).status).toBe(0);
+    const imported = run(dir, ['import', bundle, '--workspace', 'copy']);
+    expect(imported.status, imported.stderr).toBe(0);
+    const count = (name: string) => {
+      const db = new Database(path.join(dir, 'workspaces', `${name}.sqlite3`), { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM host_id').pluck().get();
+      } finally {
+        db.close();
+      }
+    };
+    expect(count('copy')).toBe(count('default'));
+    expect(count('copy')).toBeGreaterThan(0);
   });
 
   test('bad input: an existing file, a taken name, a file that is not a bundle → a message and exit 1, nothing written', () => {
@@ -117,5 +140,40 @@ describe('a bundle is a file from anywhere', () => {
     expect(refused.stderr).toBe('outpost: the bundle is refused, nothing was imported: table "user", row 2: role: "God" is not a valid choice.\n');
     expect(fs.readdirSync(path.join(dir, 'workspaces')).sort()).toEqual(before);
     expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('an import is whole or nothing, even killed', () => {
+  test('kill -9 mid-import: no workspace is left, only its temporary database, which the next start removes', async () => {
+    const dir = tempDir();
+    const input = path.join(dir, 'hosts.json');
+    fs.writeFileSync(input, JSON.stringify(hosts));
+    expect(run(dir, ['import-hosts', input]).status).toBe(0);
+    const small = path.join(dir, 'small.json');
+    expect(run(dir, ['export', small]).status).toBe(0);
+    const file = path.join(dir, 'large.json');
+    fs.writeFileSync(file, JSON.stringify(enlarged(JSON.parse(fs.readFileSync(small, 'utf8')), { hosts: 30_000 })));
+    const folder = path.join(dir, 'workspaces');
+    const temporary = () => fs.readdirSync(folder).filter((name) => name.startsWith('.bundle-import-'));
+
+    const child = spawn(process.execPath, [CLI, 'import', file, '--workspace', 'large', '--data', dir], { stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    // Killed as soon as its database is begun: the bundle was read and checked, and is being written.
+    while (temporary().length === 0) {
+      expect(child.exitCode, 'the import ended before it could be killed').toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    expect(fs.readdirSync(folder).filter((name) => name.startsWith('large'))).toEqual([]);
+    expect(temporary()).not.toEqual([]);
+
+    const host = new WorkspaceHost({ dataDir: dir, instance: { name: 'outpost', version: 'test', address: '127.0.0.1' } });
+    try {
+      expect(temporary()).toEqual([]);
+      expect(host.list().map((w) => w.name)).toEqual(['default']);
+    } finally {
+      await host.close();
+    }
   });
 });

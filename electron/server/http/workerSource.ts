@@ -1,5 +1,6 @@
 /**
- * The programs of worker threads, as text: the body worker's and the EVE import's. Bundled
+ * The programs of worker threads, as text: the body worker's, the EVE import's and the workspace
+ * bundles'. Bundled
  * (`outpost`, the app's server process), each is a .cjs file beside the running bundle, read and
  * started with `eval`: a worker cannot load a file from inside the app's asar archive, but
  * reading one works. Run from the TypeScript sources (the tests), it is bundled now, in memory,
@@ -15,6 +16,8 @@ export const WORKER_BUNDLE = 'bodyWorker.cjs';
 const WORKER_SOURCE = 'bodyWorkerEntry.ts';
 export const EVE_WORKER_BUNDLE = 'eveWorker.cjs';
 const EVE_WORKER_SOURCE = path.join('..', '..', 'workspaces', 'eveWorkerEntry.ts');
+export const BUNDLE_WORKER_BUNDLE = 'bundleWorker.cjs';
+const BUNDLE_WORKER_SOURCE = path.join('..', '..', 'workspaces', 'bundleWorkerEntry.ts');
 
 /** What this module needs of esbuild's API. */
 interface Bundler {
@@ -38,6 +41,10 @@ export function bodyWorkerCode(): string | undefined {
 
 export function eveWorkerCode(): string | undefined {
   return program(EVE_WORKER_BUNDLE, EVE_WORKER_SOURCE);
+}
+
+export function bundleWorkerCode(): string | undefined {
+  return program(BUNDLE_WORKER_BUNDLE, BUNDLE_WORKER_SOURCE);
 }
 
 function bundled(bundle: string): string | undefined {

@@ -95,7 +95,10 @@ export function readBundleRows(store: Store): { schema: number; tables: Record<s
     const present = new Set(store.query("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
     for (const table of BUNDLE_TABLES.filter((t) => present.has(t))) {
       const order = table === 'sqlite_sequence' ? 'name' : table === 'ruleset_source' ? 'ruleset, source' : 'rowid';
-      tables[table] = (store.query(`SELECT * FROM ${quote(table)} ORDER BY ${order}`).all() as Record<string, SqlValue>[]).map((row) => {
+      const rows = store.query(`SELECT * FROM ${quote(table)} ORDER BY ${order}`).all() as Record<string, SqlValue>[];
+      // The sequences of the tables a bundle carries only (an EVE import's own tables have theirs: the import refuses them).
+      const carried = table === 'sqlite_sequence' ? rows.filter((row) => (BUNDLE_TABLES as readonly unknown[]).includes(row.name)) : rows;
+      tables[table] = carried.map((row) => {
         const out: BundleRow = {};
         for (const [column, value] of Object.entries(row)) {
           out[column] = typeof value === 'bigint' ? Number(value) : (value as string | number | null);
