@@ -96,7 +96,7 @@ export function readBundleRows(store: Store): { schema: number; tables: Record<s
     for (const table of BUNDLE_TABLES.filter((t) => present.has(t))) {
       const order = table === 'sqlite_sequence' ? 'name' : table === 'ruleset_source' ? 'ruleset, source' : 'rowid';
       const rows = store.query(`SELECT * FROM ${quote(table)} ORDER BY ${order}`).all() as Record<string, SqlValue>[];
-      // The sequences of the tables a bundle carries only (an EVE import's own tables have theirs: the import refuses them).
+      // The sequences of the tables a bundle carries only (the EVE import's tables and a bound workspace's outbox have theirs).
       const carried = table === 'sqlite_sequence' ? rows.filter((row) => (BUNDLE_TABLES as readonly unknown[]).includes(row.name)) : rows;
       tables[table] = carried.map((row) => {
         const out: BundleRow = {};
@@ -107,8 +107,6 @@ export function readBundleRows(store: Store): { schema: number; tables: Record<s
         if (table === 'user') out.password = '';
         return out;
       });
-      // Only the sequences of the tables it carries (the outbox has one in a bound workspace).
-      if (table === 'sqlite_sequence') tables[table] = tables[table].filter((row) => (BUNDLE_TABLES as readonly string[]).includes(String(row.name)));
     }
     return store.query('PRAGMA user_version').pluck().get() as number;
   });
