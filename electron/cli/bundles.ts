@@ -7,8 +7,9 @@ import { importedAccountsText } from '../../shared/app/importedAccounts';
 import { Store } from '../server/store/store';
 import { replaceFile, withFile } from '../server/store/storageErrors';
 import { BundleError, BundleSyntaxError, BundleUnnamedError, bundleText } from '../workspaces/bundle';
-import { defaultDataDir } from '../workspaces/dataFolder';
-import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
+import { newTokenKey } from '../server/store/users';
+import { defaultDataDir, prepareDataDir, readSettings } from '../workspaces/dataFolder';
+import { WorkspaceError, importBundleInto } from '../workspaces/host';
 import { openForReading } from '../workspaces/openWorkspace';
 import { instanceFor, locateWorkspace, parseCommand, startedDataDir } from './context';
 import { line, ownWords, type Output } from './output';
@@ -29,18 +30,6 @@ export const IMPORT_BUNDLE = defineCommand({
   summary: 'Create a new workspace from a bundle, whole or not at all.',
   options: { data: COMMON_OPTIONS.data, workspace: { ...COMMON_OPTIONS.workspace, help: "the new workspace's name (default: the one in the bundle)" } },
 });
-
-async function withHost<T>(data: string | undefined, fn: (host: WorkspaceHost) => Promise<T>): Promise<T> {
-  const host = new WorkspaceHost({ dataDir: data ?? defaultDataDir(), instance: instanceFor('127.0.0.1') });
-  try {
-    return await fn(host);
-  } catch (error) {
-    if (error instanceof WorkspaceError || error instanceof BundleError) throw new Error(error.message);
-    throw error;
-  } finally {
-    await host.close();
-  }
-}
 
 export async function exportCommand(args: readonly string[], out: Output): Promise<number> {
   const { values, positionals } = parseCommand(args, EXPORT);
@@ -71,17 +60,25 @@ export async function importBundleCommand(args: readonly string[], out: Output):
   } catch (error) {
     throw new Error(`cannot read ${file}: ${(error as Error).message}`);
   }
-  // Parsed, checked and written on the bundle thread, into a database named only once all of it succeeded (WorkspaceHost.importBundle).
-  return withHost(values.data, async (host) => {
-    try {
-      const { name, accounts } = await host.importBundle(bytes, values.workspace === undefined ? {} : { name: values.workspace });
-      out.line(line`workspace "${name}" imported from ${file}`);
-      out.line(ownWords(importedAccountsText(accounts)));
-      return 0;
-    } catch (error) {
-      if (error instanceof BundleSyntaxError) throw new Error(`${file} is not valid JSON: ${error.reason}`);
-      if (error instanceof BundleUnnamedError) throw new Error(`${file} does not name its workspace; give --workspace NAME`);
-      throw error;
-    }
-  });
+  // Parsed, checked and written on the bundle thread, into a database named only once all of it
+  // succeeded (importBundleInto). No workspace is opened: it works in a folder with no default.
+  const dataDir = prepareDataDir(values.data ?? defaultDataDir());
+  const localToken = readSettings(dataDir).localToken;
+  try {
+    const { name, accounts } = await importBundleInto(dataDir, bytes, {
+      instance: instanceFor('127.0.0.1'),
+      // The data folder's admin token; a folder with none gets one at its first start.
+      adminToken: typeof localToken === 'string' ? localToken : newTokenKey(),
+      importing: new Set(),
+      ...(values.workspace === undefined ? {} : { name: values.workspace }),
+    });
+    out.line(line`workspace "${name}" imported from ${file}`);
+    out.line(ownWords(importedAccountsText(accounts)));
+    return 0;
+  } catch (error) {
+    if (error instanceof BundleSyntaxError) throw new Error(`${file} is not valid JSON: ${error.reason}`);
+    if (error instanceof BundleUnnamedError) throw new Error(`${file} does not name its workspace; give --workspace NAME`);
+    if (error instanceof WorkspaceError || error instanceof BundleError) throw new Error(error.message);
+    throw error;
+  }
 }

@@ -126,6 +126,55 @@ export function createWorkspace(dataDir: string, name: string, options: OpenOpti
   }
 }
 
+/**
+ * A new workspace of `dataDir` from a bundle's bytes, on the bundle thread: parsed, checked and
+ * written into a database under a temporary name, which takes the workspace's name only once all
+ * of it succeeded. `importing` holds the names this process is importing (a second import of one
+ * is refused at once). Needs no open workspace: `outpost import` works in a folder with none.
+ */
+export async function importBundleInto(
+  dataDir: string,
+  bytes: Uint8Array,
+  options: OpenOptions & { readonly name?: string; readonly charset?: string; readonly instance: Instance; readonly adminToken: string; readonly importing: Set<string> },
+): Promise<{ name: string; accounts: ImportedAccounts }> {
+  const { importing } = options;
+  let reserved: string | undefined;
+  const reserve = (name: string): void => {
+    let checked: string;
+    try {
+      checked = checkWorkspaceName(name);
+    } catch (error) {
+      if (error instanceof DataFolderError) throw new WorkspaceError(error.message, 400);
+      throw error;
+    }
+    if (importing.has(checked)) throw new WorkspaceError(`a workspace named "${checked}" is being imported`, 409);
+    if (fs.existsSync(workspaceFile(dataDir, checked))) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
+    importing.add(checked);
+    reserved = checked;
+  };
+  if (options.name !== undefined) reserve(options.name);
+  const temporary = temporaryDatabase(workspacesDir(dataDir));
+  try {
+    const job = {
+      dataDir,
+      temporary,
+      instance: options.instance,
+      adminToken: options.adminToken,
+      ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    };
+    const accounts = await importOnThread({ ...job, ...(options.name === undefined ? {} : { name: options.name }), ...(options.charset === undefined ? {} : { charset: options.charset }) }, bytes, (name) => {
+      if (reserved === undefined) reserve(name);
+    });
+    // The thread told the name before it wrote anything, and it was reserved then.
+    const name = reserved!;
+    if (!publishDatabase(temporary, workspaceFile(dataDir, name))) throw new WorkspaceError(`a workspace named "${name}" exists already`, 409);
+    return { name, accounts };
+  } finally {
+    if (reserved !== undefined) importing.delete(reserved);
+    await removeDatabase(temporary);
+  }
+}
+
 export class WorkspaceHost {
   readonly dataDir: string;
   readonly remotes: Remotes;
@@ -373,30 +422,9 @@ export class WorkspaceHost {
    * bundle's accounts may do comes back.
    */
   async importBundle(bytes: Uint8Array, options: { readonly name?: string; readonly charset?: string } = {}): Promise<{ name: string; accounts: ImportedAccounts }> {
-    let reserved: string | undefined;
-    const reserve = (name: string): void => {
-      const checked = this.checked(name);
-      if (this.importing.has(checked)) throw new WorkspaceError(`a workspace named "${checked}" is being imported`, 409);
-      if (this.exists(checked)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
-      this.importing.add(checked);
-      reserved = checked;
-    };
-    if (options.name !== undefined) reserve(options.name);
-    const temporary = temporaryDatabase(workspacesDir(this.dataDir));
-    try {
-      const job = { dataDir: this.dataDir, temporary, instance: this.options.instance, adminToken: this.localToken, ...this.binding() };
-      const accounts = await importOnThread({ ...job, ...(options.name === undefined ? {} : { name: options.name }), ...(options.charset === undefined ? {} : { charset: options.charset }) }, bytes, (name) => {
-        if (reserved === undefined) reserve(name);
-      });
-      // The thread told the name before it wrote anything, and it was reserved then.
-      const name = reserved!;
-      if (!publishDatabase(temporary, workspaceFile(this.dataDir, name))) throw new WorkspaceError(`a workspace named "${name}" exists already`, 409);
-      return { name, accounts };
-    } finally {
-      if (reserved !== undefined) this.importing.delete(reserved);
-      await removeDatabase(temporary);
-    }
+    return importBundleInto(this.dataDir, bytes, { ...options, instance: this.options.instance, adminToken: this.localToken, importing: this.importing, ...this.binding() });
   }
+
 
   private binding(): OpenOptions {
     return this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {};

@@ -73,6 +73,25 @@ describe('export and import of a workspace', () => {
     expect(count('copy')).toBeGreaterThan(0);
   });
 
+  test('import makes its workspace where no default is chosen, and in a data folder that is new, without making a default', () => {
+    const dir = tempDir();
+    expect(run(dir, ['workspace', 'create', 'lyon']).status).toBe(0);
+    const bundle = path.join(dir, 'lyon.outpost.json');
+    expect(run(dir, ['export', bundle, '--workspace', 'lyon']).status).toBe(0);
+    // No default: outpost.json names none and there is no workspace called "default".
+    expect(run(dir, ['workspace', 'delete', 'default']).status).toBe(0);
+    fs.writeFileSync(path.join(dir, 'outpost.json'), '{}');
+    const imported = run(dir, ['import', bundle, '--workspace', 'paris']);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('workspace "paris" imported from');
+    expect(fs.readdirSync(path.join(dir, 'workspaces')).filter((f) => f.endsWith('.sqlite3')).sort()).toEqual(['lyon.sqlite3', 'paris.sqlite3']);
+
+    const fresh = path.join(tempDir(), 'new-folder');
+    const first = run(fresh, ['import', bundle, '--workspace', 'nice']);
+    expect(first.status, first.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(fresh, 'workspaces')).filter((f) => f.endsWith('.sqlite3'))).toEqual(['nice.sqlite3']);
+  });
+
   test('bad input: an existing file, a taken name, a file that is not a bundle → a message and exit 1, nothing written', () => {
     const dir = tempDir();
     const bundle = path.join(dir, 'b.json');
