@@ -6,10 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { ROOT, sourceFiles } from './helpers/sourceFiles';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The layers, lowest first. A path names a folder (everything under it) or one file; a file
@@ -33,16 +32,6 @@ const LAYERS: readonly { readonly name: string; readonly paths: readonly string[
 
 /** The renderer stands beside the Node layers: it reaches them only over HTTP and IPC. */
 const RENDERER = 'renderer/src';
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    const relative = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sources(relative));
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(relative);
-  }
-  return out;
-}
 
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -89,7 +78,7 @@ function violations(files: readonly string[]): string[] {
   return out;
 }
 
-const NODE_SOURCES = ['electron', 'shared'].flatMap(sources);
+const NODE_SOURCES = ['electron', 'shared'].flatMap((dir) => sourceFiles(dir));
 
 /** The one CLI module that may write to the terminal: it shows data with its control characters made visible. */
 const CLI_OUTPUT = 'electron/cli/output.ts';
@@ -157,7 +146,7 @@ describe('layering', () => {
   });
 
   test('the CLI writes to the terminal through cli/output.ts alone (issue 23 §4: no command prints data raw)', () => {
-    expect(directWriters(sources('electron/cli'))).toEqual([]);
+    expect(directWriters(sourceFiles('electron/cli'))).toEqual([]);
   });
 
   test('the check finds a CLI module that writes to stderr itself', () => {
@@ -171,7 +160,7 @@ describe('layering', () => {
   });
 
   test('shared/ imports only shared/ (no Node, DOM, Electron or packages)', () => {
-    for (const file of sources('shared')) {
+    for (const file of sourceFiles('shared')) {
       for (const target of importsOf(file)) {
         const to = resolved(file, target);
         expect(to?.startsWith('shared/'), `${file} imports ${target}`).toBe(true);
@@ -180,7 +169,7 @@ describe('layering', () => {
   });
 
   test('the renderer imports only the renderer, shared/ and packages', () => {
-    for (const file of sources(RENDERER)) {
+    for (const file of sourceFiles(RENDERER)) {
       for (const target of importsOf(file)) {
         const to = resolved(file, target);
         if (to === undefined) continue;

@@ -7,10 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { ROOT, sourceFiles } from '../helpers/sourceFiles';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RENDERER = 'renderer/src';
 
 /** Where each way of reaching out or repeating may be used, and nowhere else. */
@@ -19,16 +18,6 @@ const ONLY_IN: readonly { readonly what: string; readonly pattern: RegExp; reado
   { what: 'uses XMLHttpRequest', pattern: /\bXMLHttpRequest\b/, file: 'renderer/src/screens/hostsUpload.ts' },
   { what: 'uses setInterval', pattern: /\bsetInterval\s*\(/, file: 'renderer/src/stores/poll.ts' },
 ];
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    const relative = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sources(relative));
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(relative);
-  }
-  return out;
-}
 
 /** The code of a file without its comments (a comment may name fetch to say why it is not used). */
 function code(text: string): string {
@@ -43,7 +32,7 @@ function misplaced(file: string, text: string): string[] {
 
 describe('the renderer reaches the server through its client and polls through one helper', () => {
   test('no screen, store or component calls fetch, XMLHttpRequest or setInterval itself', () => {
-    const found = sources(RENDERER).flatMap((file) => misplaced(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    const found = sourceFiles(RENDERER).flatMap((file) => misplaced(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
     expect(found).toEqual([]);
   });
 
