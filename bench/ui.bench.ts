@@ -46,8 +46,9 @@ async function startServer(dataDir: string): Promise<{ url: string; stop(): Prom
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (c: Buffer) => {
       output += c.toString();
+      // The web UI's line comes after the address: both are read before going on.
       const match = /^listening on (\S+)$/m.exec(output);
-      if (match) resolve(match[1]!);
+      if (match && /^web UI: /m.test(output)) resolve(match[1]!);
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
   });
