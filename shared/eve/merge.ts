@@ -8,7 +8,7 @@
  *
  * The rule is a join: commutative, associative and (but for the alert count) idempotent. The SQL
  * that merges staged rows into the evidence (store/evidence.ts) states the same rule and is tested
- * equal to these functions on random observations (test/shared/eveMerge.test.ts).
+ * equal to these functions on random observations (test/workspaces/eveMerge.test.ts).
  */
 import type { JsonObject } from '../resources/fields';
 
