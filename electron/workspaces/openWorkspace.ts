@@ -5,9 +5,8 @@
  */
 import { OutboxRecorder } from '../remote/outbox';
 import { createApi, type Api } from '../server/api';
-import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase, openDatabaseReadOnly, removeFailedSideFiles, sideFilesOf, type Db, type OpenOptions } from '../server/store/database';
+import { folderWritable, openDatabase, openDatabaseReadOnly, removeFailedSideFiles, sideFilesOf, type Db, type OpenOptions } from '../server/store/database';
 import { storageFault, withFile } from '../server/store/storageErrors';
 import { Services, type Instance } from '../server/store/services';
 import { HostIndexer } from './hostIndexer';
@@ -57,15 +56,6 @@ export function openForReading(file: string, options: OpenOptions = {}): Db {
     }
   } catch (error) {
     throw withFile(error, file);
-  }
-}
-
-function folderWritable(folder: string): boolean {
-  try {
-    fs.accessSync(folder, fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -62,7 +62,8 @@ function fileUri(file: string, parameters: string): string {
   return `file:${slashed.startsWith('/') ? '' : '/'}${encodeURI(slashed).replaceAll('?', '%3F').replaceAll('#', '%23')}?${parameters}`;
 }
 
-function writable(folder: string): boolean {
+/** Can this process write into `folder` (a read-only disk, a folder of another user: no)? */
+export function folderWritable(folder: string): boolean {
   try {
     fs.accessSync(folder, fs.constants.W_OK);
     return true;
@@ -114,7 +115,7 @@ export function openDatabaseReadOnly(file: string, options: OpenOptions = {}): D
     // No -shm can be made: the disk is read-only, or full (SQLite needs 32 KB for it).
     const full = storageFault(error) === 'full';
     const code = (error as { code?: unknown }).code;
-    const readOnlyDisk = typeof code === 'string' && code.startsWith('SQLITE_CANTOPEN') && !writable(path.dirname(file));
+    const readOnlyDisk = typeof code === 'string' && code.startsWith('SQLITE_CANTOPEN') && !folderWritable(path.dirname(file));
     if ((!full && !readOnlyDisk) || !fs.existsSync(file)) throw error;
     if (full) removeFailedSideFiles(file, before);
     const wal = fs.statSync(`${file}-wal`, { throwIfNoEntry: false });
