@@ -22,6 +22,8 @@ import { appRoleFor, matchAppRoute, type AppStatus, type WorkspaceList } from '.
 import { JsonBytes, ok, type AppCall, type AppHandlers, type Answer } from './appCall';
 import { historyHandlers } from './historyRoutes';
 import { hostHandlers } from './hostRoutes';
+import { surveyHandlers } from './surveyRoutes';
+import { visitHandlers } from './visitRoutes';
 import { centralLink, syncHandlers, syncSummary } from './syncRoutes';
 
 export interface AppInfo {
@@ -126,6 +128,8 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     ...syncHandlers(host),
     ...hostHandlers(host),
     ...historyHandlers(host),
+    ...surveyHandlers(host),
+    ...visitHandlers(host),
   };
 
   return (req) => {

@@ -7,6 +7,7 @@
  * that no screen reads an answer by hand.
  */
 import type { ImportedAccounts } from './importedAccounts';
+import type { HostComparison, HostFacetsAnswer, HostFieldsAnswer, HostListAnswer, HostsVersionAnswer, HostValuesAnswer, Visit } from './hostSurvey';
 import type { FieldChange } from '../api/fieldChanges';
 import type { EveProgress, EveSummary } from '../eve/summary';
 import type { JsonObject } from '../resources';
@@ -44,6 +45,16 @@ export const APP_ROUTES = {
   eveProgress: { method: 'GET', path: ['hosts', 'import-eve'], role: 'manager' },
   homeNets: { method: 'GET', path: ['settings', 'home-nets'], role: 'any' },
   setHomeNets: { method: 'PUT', path: ['settings', 'home-nets'], role: 'manager' },
+
+  // The site survey (shared/app/hostSurvey.ts): the list with its columns and filter, its facets,
+  // the query language's fields and values, the data's version, the imports and pulls, a comparison.
+  hostList: { method: 'GET', path: ['hosts'], role: 'any' },
+  hostFacets: { method: 'GET', path: ['hosts', 'facets'], role: 'any' },
+  hostFields: { method: 'GET', path: ['hosts', 'fields'], role: 'any' },
+  hostValues: { method: 'GET', path: ['hosts', 'values'], role: 'any' },
+  hostsVersion: { method: 'GET', path: ['hosts', 'version'], role: 'any' },
+  visits: { method: 'GET', path: ['hosts', 'visits'], role: 'any' },
+  hostChanges: { method: 'GET', path: ['hosts', 'changes'], role: 'any' },
 
   // The local history with a range of days and one object's entries, and each entry's field changes (shared/app/history.ts).
   history: { method: 'GET', path: ['history'], role: 'any' },
@@ -170,6 +181,13 @@ export interface AppRouteTypes {
   eveProgress: { answer: EveProgressAnswer };
   homeNets: { answer: HomeNetsAnswer };
   setHomeNets: { answer: HomeNetsAnswer; body: HomeNetsAnswer };
+  hostList: { answer: HostListAnswer };
+  hostFacets: { answer: HostFacetsAnswer };
+  hostFields: { answer: HostFieldsAnswer };
+  hostValues: { answer: HostValuesAnswer };
+  hostsVersion: { answer: HostsVersionAnswer };
+  visits: { answer: AppPage<Visit> };
+  hostChanges: { answer: HostComparison };
   history: { answer: AppPage<JsonObject> };
   historyChanges: { answer: HistoryChangesAnswer };
   sync: { answer: { readonly status: SyncStatus; readonly entries: readonly EntryView[] } };
