@@ -220,6 +220,11 @@ export class Hosts {
     return this.store.query('SELECT pk, hits, data FROM host_id WHERE ip = ?').get(ip) as { pk: number; hits: number; data: string } | undefined;
   }
 
+  /** The pk of the host of a normalised address, if any. */
+  pkOf(ip: string): number | undefined {
+    return this.store.query('SELECT pk FROM host_id WHERE ip = ?').pluck().get(ip) as number | undefined;
+  }
+
   /** The stored host of a normalised address, if any. */
   find(ip: string): HostRow | undefined {
     return this.store.query('SELECT ip, hits, data FROM host_id WHERE ip = ?').get(ip) as HostRow | undefined;
