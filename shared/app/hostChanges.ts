@@ -31,17 +31,17 @@ const items = (identity: JsonObject, list: string): JsonObject[] => {
 const textOf = (value: JsonValue | undefined): string | undefined => (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
 
 /** A service as the comparison names it: `443/tcp tls` (port, protocol in lower case, application protocol). */
-export function serviceKey(service: JsonObject): string | undefined {
+export function serviceKey(service: JsonObject, value?: JsonObject): string | undefined {
   const port = textOf(service.port);
   if (port === undefined) return undefined;
   const proto = (textOf(service.proto) ?? '').toLowerCase();
-  const app = textOf(service.app_proto) ?? 'unknown';
+  const app = textOf(value?.app_proto) ?? textOf(service.app_proto) ?? 'unknown';
   return bounded(`${port}/${proto} ${app}`);
 }
 
 /** A certificate as one value: subject, issuer and fingerprint (any of them may change). */
-function certificateOf(service: JsonObject): string | undefined {
-  const tls = service.tls;
+function certificateOf(value: JsonObject): string | undefined {
+  const tls = value.tls;
   if (!isObject(tls)) return undefined;
   const parts = [textOf(tls.subject) ?? '', textOf(tls.issuerdn) ?? '', textOf(tls.fingerprint) ?? ''];
   return parts.every((part) => part === '') ? undefined : parts.map(bounded).join(SEP);
@@ -61,12 +61,17 @@ export function identityFacts(identity: JsonObject): Facts {
     const name = textOf(host.host);
     if (name !== undefined) facts.set(`hostname:${bounded(name.toLowerCase())}`, '');
   }
+  // api.md §7: a service is a port and protocol with one value per application protocol, each
+  // with its own details (the certificate of `tls`).
   for (const service of items(identity, 'services')) {
-    const key = serviceKey(service);
-    if (key === undefined) continue;
-    facts.set(`service:${key}`, '');
-    const certificate = certificateOf(service);
-    if (certificate !== undefined) facts.set(`tls:${key}`, certificate);
+    const values = items(service, 'values');
+    for (const value of values.length > 0 ? values : [service]) {
+      const key = serviceKey(service, value);
+      if (key === undefined) continue;
+      facts.set(`service:${key}`, '');
+      const certificate = certificateOf(value);
+      if (certificate !== undefined) facts.set(`tls:${key}`, certificate);
+    }
   }
   return facts;
 }

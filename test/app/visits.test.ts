@@ -40,6 +40,7 @@ describe('a host file import is a visit', () => {
 
     const entry = (await app.api.get(`/rest/rules/history/${visit.historyPk}/`)).json();
     expect(entry.action_type).toBe('import_host_id');
+    expect(entry.description).toBe('admin has imported 2 host identities');
     expect(entry.ua_objects.count.value).toBe(2);
     expect(entry.ua_objects.visit.value).toBe(visit.pk);
     expect(entry.ua_objects.files.value).toEqual([{ name: 'site-a.json', size, sha256: sha, from: 0, lines: 2 }]);
