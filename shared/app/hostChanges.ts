@@ -13,8 +13,9 @@ export type FactKind = 'role' | 'user' | 'hostname' | 'service' | 'tls';
 
 /**
  * An identity's facts: `kind:key` → value. Roles, users, host names and services are there or
- * not (value `''`); a TLS certificate is a service's value (subject, issuer, fingerprint), which
- * a later one replaces. A host name is one whatever its case (docs/eve.md), so its key is folded.
+ * not (value `''`; a host name's value is its spelling, its key folded: docs/eve.md makes it one
+ * whatever its case); a TLS certificate is a service's value (subject, issuer, fingerprint), which
+ * a later one replaces.
  */
 export type Facts = Map<string, string>;
 
@@ -59,7 +60,7 @@ export function identityFacts(identity: JsonObject): Facts {
   }
   for (const host of items(identity, 'hostname')) {
     const name = textOf(host.host);
-    if (name !== undefined) facts.set(`hostname:${bounded(name.toLowerCase())}`, '');
+    if (name !== undefined) facts.set(`hostname:${bounded(name.toLowerCase())}`, bounded(name));
   }
   // api.md §7: a service is a port and protocol with one value per application protocol, each
   // with its own details (the certificate of `tls`).
@@ -152,7 +153,8 @@ export function netChanges(diffs: readonly (readonly FactChange[])[]): NetChange
       if (now !== undefined && now !== before) out.push({ kind: 'tls_changed', value: `${name}: ${certificateText(now, before)}`, previous: before === undefined ? null : certificateText(before, now) });
       continue;
     }
-    if (!wasThere && isThere && APPEARED[kind]) out.push({ kind: APPEARED[kind]!, value: name, previous: null });
+    // A host name's key is folded; it is told in the spelling it has now.
+    if (!wasThere && isThere && APPEARED[kind]) out.push({ kind: APPEARED[kind]!, value: now || name, previous: null });
     else if (wasThere && !isThere && kind === 'service') out.push({ kind: 'service_gone', value: name, previous: null });
   }
   return out;

@@ -253,7 +253,7 @@ describe('what a host file import changed', () => {
       { kind: 'service_added', ip: '10.1.0.1', value: '8080/tcp http', previous: null },
       { kind: 'service_gone', ip: '10.1.0.1', value: '22/tcp ssh', previous: null },
       { kind: 'user_new', ip: '10.1.0.1', value: 'alice', previous: null },
-      { kind: 'hostname_new', ip: '10.1.0.1', value: 'web.example', previous: null },
+      { kind: 'hostname_new', ip: '10.1.0.1', value: 'Web.Example', previous: null },
       { kind: 'tls_changed', ip: '10.1.0.1', value: '443/tcp tls: CN=new', previous: 'CN=old' },
     ]);
     expect(comparison.totals.role_new).toBe(0);
