@@ -8,6 +8,7 @@ import { DataFolderError } from '../workspaces/dataFolder';
 import { EXPORT, IMPORT_BUNDLE, exportCommand, importBundleCommand } from './bundles';
 import { VERSION } from './context';
 import { IMPORT_EVE, importEveCommand } from './eve';
+import { HOSTS, hostsCommand } from './hosts';
 import { IMPORT_HOSTS, IMPORT_THREATS, importCommand } from './imports';
 import { REMOTE, WORKSPACE, remoteCommand, workspaceCommand } from './remotes';
 import { CONFLICTS, OUTBOX, RESOLVE, SYNC, conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   { help: IMPORT_HOSTS, run: (args, out) => importCommand('hosts', args, out) },
   { help: IMPORT_THREATS, run: (args, out) => importCommand('threats', args, out) },
   { help: IMPORT_EVE, run: importEveCommand },
+  { help: HOSTS, run: hostsCommand },
   { help: EXPORT, run: exportCommand },
   { help: IMPORT_BUNDLE, run: importBundleCommand },
   { help: REMOTE, run: remoteCommand },

@@ -12,9 +12,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COMMANDS } from '../../electron/cli/main';
 import type { CommandSpec } from '../../electron/cli/usage';
+import { workspaceFile } from '../../electron/workspaces/dataFolder';
 import { visible, visibleJson } from '../../shared/text/visible';
 import type { Client } from '../helpers/http';
 import { startReference, type ReferenceServer } from '../helpers/reference';
@@ -166,6 +168,22 @@ const WALKS: Readonly<Record<string, () => readonly Walk[]>> = {
     { args: at('import-eve', files.eveFile, '--workspace', 'site'), shows: [files.eveFile] },
     { args: at('import-eve', files.eveFolder, '--workspace', 'site'), shows: [path.join(files.eveFolder, `notes-${H}.txt`)] },
   ],
+  // The hosts and EVE files imported above into "site", whose names and values hold the sequences.
+  'hosts imports': () => [
+    { args: at('hosts', 'imports', '--workspace', 'site'), shows: [files.eveFile] },
+    { args: at('hosts', 'imports', '--workspace', 'site', '--json'), json: (parsed) => expect(strings(parsed)).toEqual(expect.arrayContaining([files.eveFile, files.hosts])) },
+  ],
+  'hosts diff': () => {
+    // Since the EVE file's import: the folder's import gave 10.0.0.2 the name folder-<sequences>.
+    const db = new Database(workspaceFile(data, 'site'), { readonly: true });
+    const since = String(db.prepare("SELECT min(pk) FROM host_visit WHERE kind = 'eve'").pluck().get());
+    db.close();
+    return [
+      { args: at('hosts', 'diff', '--since', since, '--workspace', 'site'), shows: [`folder-${H}`] },
+      { args: at('hosts', 'diff', '--since', since, '--workspace', 'site', '--json'), json: (parsed) => expect(strings(parsed)).toEqual(expect.arrayContaining([`folder-${H}`])) },
+      { args: at('hosts', 'diff', '--since', H, '--workspace', 'site'), shows: [H] },
+    ];
+  },
   export: () => [{ args: at('export', files.bundle, '--workspace', 'site'), shows: [files.bundle] }],
   import: () => [{ args: at('import', files.bundle, '--workspace', 'copy'), shows: [files.bundle] }],
   'remote add': () => [{ args: at('remote', 'add', 'other', `http://127.0.0.1:1/${H}`, '--token', 'd'.repeat(40)) }],

@@ -33,6 +33,7 @@ import { SyncBases } from './syncBases';
 import { SyncMeta } from './syncMeta';
 import { Table } from './table';
 import { Users } from './users';
+import { Visits } from './visits';
 
 export interface Instance {
   /** Name and version of this Outpost, shown as vendor_device pk 1. */
@@ -66,6 +67,7 @@ export class Services {
   readonly users: Users;
   readonly history: History;
   readonly hosts: Hosts;
+  readonly visits: Visits;
   readonly evidence: Evidence;
   readonly devices: Devices;
   readonly rulesetSources: RulesetSources;
@@ -89,6 +91,7 @@ export class Services {
     this.store = new Store(db, slowStatements);
     this.evidence = new Evidence(this.store);
     this.hosts = new Hosts(this.store, this.evidence);
+    this.visits = new Visits(this.store);
     this.devices = new Devices(this.store);
     this.rulesetSources = new RulesetSources(this.store);
     this.outbox = new Outbox(this.store);
