@@ -24,6 +24,7 @@ import { Devices } from './devices';
 import { Evidence } from './evidence';
 import { History } from './history';
 import { Hosts } from './hosts';
+import { HostSurvey } from './hostSurvey';
 import { MirrorRows } from './mirrorRows';
 import { Outbox } from './outbox';
 import { RemoteHistory } from './remoteHistory';
@@ -66,6 +67,8 @@ export class Services {
   readonly users: Users;
   readonly history: History;
   readonly hosts: Hosts;
+  /** The site survey's reads over the hosts (issue 24). */
+  readonly hostSurvey: HostSurvey;
   readonly evidence: Evidence;
   readonly devices: Devices;
   readonly rulesetSources: RulesetSources;
@@ -89,6 +92,7 @@ export class Services {
     this.store = new Store(db, slowStatements);
     this.evidence = new Evidence(this.store);
     this.hosts = new Hosts(this.store, this.evidence);
+    this.hostSurvey = new HostSurvey(this.store, this.hosts);
     this.devices = new Devices(this.store);
     this.rulesetSources = new RulesetSources(this.store);
     this.outbox = new Outbox(this.store);
