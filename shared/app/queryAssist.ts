@@ -159,29 +159,20 @@ export type CursorContext =
 const TOKEN_STOP = /[\s()]/u;
 const COMPARATORS = [':>=', ':<=', ':>', ':<', '>=', '<=', ':', '>', '<'];
 
-/** Where the token holding `at` starts and ends (quotes and escapes kept inside it). */
+/** Where the token holding `at` starts and ends (quotes and escapes kept inside it): one pass, so an escape or a quote before `at` counts after it. */
 function tokenAround(query: string, at: number): { from: number; to: number } {
   let from = 0;
   let quoted = false;
-  for (let i = 0; i < at; i++) {
+  for (let i = 0; i < query.length; i++) {
     const char = query[i]!;
     if (char === '\\') i++;
     else if (char === '"') quoted = !quoted;
-    else if (!quoted && TOKEN_STOP.test(char)) from = i + 1;
-  }
-  let to = at;
-  for (let i = at; i < query.length; i++) {
-    const char = query[i]!;
-    if (char === '\\') {
-      i++;
-      to = Math.min(query.length, i + 1);
-      continue;
+    else if (!quoted && TOKEN_STOP.test(char)) {
+      if (i < at) from = i + 1;
+      else return { from, to: i };
     }
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && TOKEN_STOP.test(char)) break;
-    to = i + 1;
   }
-  return { from, to };
+  return { from, to: query.length };
 }
 
 /** The first unescaped, unquoted comparator of a token: where its field ends and its value starts. */
@@ -197,6 +188,20 @@ function comparatorIn(token: string): { fieldEnd: number; valueStart: number } |
     if (comparator) return { fieldEnd: i, valueStart: i + comparator.length };
   }
   return undefined;
+}
+
+/** A value as typed so far, its quotes and escapes taken away (up to a closing quote). */
+function unquoted(typed: string): string {
+  const chars = [...typed];
+  const quoted = chars[0] === '"';
+  let out = '';
+  for (let i = quoted ? 1 : 0; i < chars.length; i++) {
+    const char = chars[i]!;
+    if (char === '\\' && i + 1 < chars.length) out += chars[++i];
+    else if (quoted && char === '"') break;
+    else out += char;
+  }
+  return out;
 }
 
 /**
@@ -215,10 +220,7 @@ export function cursorContext(query: string, cursor: number): CursorContext | un
     const field = query.slice(from, from + comparator.fieldEnd).replace(/\\(.)/gu, '$1');
     const valueFrom = from + comparator.valueStart;
     if (at < valueFrom) return undefined;
-    let typed = query.slice(valueFrom, at);
-    if (typed.startsWith('"')) typed = typed.slice(1);
-    typed = typed.replace(/"$/, '').replace(/\\(.)/gu, '$1');
-    return { kind: 'value', field: fieldName(fieldScope(field)), prefix: typed, from: valueFrom, to };
+    return { kind: 'value', field: fieldName(fieldScope(field)), prefix: unquoted(query.slice(valueFrom, at)), from: valueFrom, to };
   }
   if (before.startsWith('"') || OPERATOR_WORDS.has(token) || token === '&&' || token === '||') return undefined;
   return { kind: 'field', prefix: before.replace(/\\(.)/gu, '$1'), from, to: comparator ? from + comparator.fieldEnd : to };
