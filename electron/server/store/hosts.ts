@@ -88,6 +88,12 @@ WHERE data IS NOT excluded.data OR hits IS NOT excluded.hits OR first_seen IS NO
 
 type SqlParam = string | number;
 
+/**
+ * The count of host writes, kept in the database so that every connection's writes move it (an
+ * import's own thread, a terminal's `outpost import-eve`, a sync): the survey's `hostsVersion`.
+ */
+const COUNT_WRITE = "INSERT INTO host_search_state (key, value) VALUES ('hosts_written', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1";
+
 /** Past this many matches, a page of a host_id_qfilter is found along the order's index. */
 const WALK_ORDER_ABOVE = 2000;
 /**
@@ -236,6 +242,7 @@ export class Hosts {
    * and is merged in.
    */
   saveRecord(record: HostRecord): void {
+    this.written();
     const { recording } = this;
     if (recording === undefined) {
       this.writeCentral(record);
@@ -284,6 +291,7 @@ export class Hosts {
       return;
     }
     this.store.command('UPDATE host_id SET central = NULL, central_hits = NULL WHERE ip = ?').run(ip);
+    this.written();
     this.refreshAddresses([ip]);
   }
 
@@ -334,7 +342,10 @@ export class Hosts {
       if (result.changes > 0) changed.push(record.ip);
       if (recording) recording.note(before?.pk ?? Number(result.lastInsertRowid), before?.data, record.data, result.changes > 0);
     }
-    if (changed.length > 0) this.search.changedMany(JSON.stringify(changed));
+    if (changed.length > 0) {
+      this.search.changedMany(JSON.stringify(changed));
+      this.written();
+    }
     return changed.length;
   }
 
@@ -353,6 +364,33 @@ export class Hosts {
     if (pk === undefined) return;
     this.search.removed(pk);
     this.store.command('DELETE FROM host_id WHERE pk = ?').run(pk);
+    this.written();
+  }
+
+  /** A host identity was written: the count of writes moves (one row, in the same transaction). */
+  private written(): void {
+    this.store.command(COUNT_WRITE).run();
+  }
+
+  /** The count of host writes so far, by any connection (0 before the first). */
+  writes(): number {
+    return Number(this.store.query("SELECT value FROM host_search_state WHERE key = 'hosts_written'").pluck().get() ?? 0);
+  }
+
+  /** The hosts a host_id_qfilter query matches (exactly: the hosts waiting for the index are read), kept until the next change. */
+  matched(node: QueryNode): MatchedHosts {
+    const search = this.search.condition(node);
+    let matched = this.sets.get(search.key);
+    if (matched === undefined) {
+      matched = this.search.matching(node, search);
+      this.sets.set(search.key, matched);
+    }
+    return matched;
+  }
+
+  /** The search index (store/hostSurvey.ts reads it for the survey's counts and substring search). */
+  get searchIndex(): HostSearch {
+    return this.search;
   }
 
   /** One page of hosts, counted and paged in SQL, host_id_qfilter included (undefined past the end). */
@@ -376,11 +414,7 @@ export class Hosts {
     // the usual shapes; the filters, the count and the page then read that set of pks. A query's
     // translation differs with its shape: its statements are prepared for this request, not kept.
     const search = this.search.condition(query.qfilter);
-    let matched = this.sets.get(search.key);
-    if (matched === undefined) {
-      matched = this.search.matching(query.qfilter, search);
-      this.sets.set(search.key, matched);
-    }
+    const matched = this.matched(query.qfilter);
     const pks = matched.pks;
     const inSet = (walk: boolean) => `${base.sql} AND ${walk ? '+pk' : 'pk'} IN (SELECT value FROM json_each(?))`;
     const countSql = `SELECT count(*) FROM host_id WHERE ${inSet(false)}`;

@@ -24,6 +24,7 @@ import { Devices } from './devices';
 import { Evidence } from './evidence';
 import { History } from './history';
 import { Hosts } from './hosts';
+import { HostSurvey } from './hostSurvey';
 import { MirrorRows } from './mirrorRows';
 import { Outbox } from './outbox';
 import { RemoteHistory } from './remoteHistory';
@@ -68,6 +69,8 @@ export class Services {
   readonly history: History;
   readonly hosts: Hosts;
   readonly visits: Visits;
+  /** The site survey's reads over the hosts (issue 24). */
+  readonly hostSurvey: HostSurvey;
   readonly evidence: Evidence;
   readonly devices: Devices;
   readonly rulesetSources: RulesetSources;
@@ -92,6 +95,7 @@ export class Services {
     this.evidence = new Evidence(this.store);
     this.hosts = new Hosts(this.store, this.evidence);
     this.visits = new Visits(this.store);
+    this.hostSurvey = new HostSurvey(this.store, this.hosts);
     this.devices = new Devices(this.store);
     this.rulesetSources = new RulesetSources(this.store);
     this.outbox = new Outbox(this.store);
