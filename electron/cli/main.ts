@@ -9,6 +9,7 @@ import { EXPORT, IMPORT_BUNDLE, exportCommand, importBundleCommand } from './bun
 import { VERSION } from './context';
 import { IMPORT_EVE, importEveCommand } from './eve';
 import { IMPORT_HOSTS, IMPORT_THREATS, importCommand } from './imports';
+import { REPORT, reportCommand } from './report';
 import { REMOTE, WORKSPACE, remoteCommand, workspaceCommand } from './remotes';
 import { CONFLICTS, OUTBOX, RESOLVE, SYNC, conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
 import { SERVE, serve } from './serve';
@@ -44,6 +45,7 @@ export const COMMANDS: readonly Command[] = [
   { help: IMPORT_EVE, run: importEveCommand },
   { help: EXPORT, run: exportCommand },
   { help: IMPORT_BUNDLE, run: importBundleCommand },
+  { help: REPORT, run: reportCommand },
   { help: REMOTE, run: remoteCommand },
   { help: WORKSPACE, run: workspaceCommand },
   { help: SYNC, run: syncCommand },
