@@ -6,11 +6,12 @@
  */
 import fs from 'node:fs';
 
-/** Where a Chromium is looked for: $CHROMIUM_PATH, then the usual places of Debian, other Linux, macOS and Windows. */
+/** Where a Chromium is looked for: $CHROMIUM_PATH alone when set, else the usual places of Debian, other Linux, macOS and Windows. */
 function candidates(): string[] {
+  // $CHROMIUM_PATH, when set, is the only one: the engineer (or a test) chose it.
   const env = process.env.CHROMIUM_PATH;
+  if (env) return [env];
   return [
-    ...(env ? [env] : []),
     '/usr/bin/chromium',
     '/usr/bin/chromium-browser',
     '/usr/bin/google-chrome',
@@ -33,7 +34,7 @@ export const PRINT_THE_HTML = 'Save the report as HTML and print it to PDF from 
 /** The report's HTML as an A4 PDF, or why it cannot be made here. */
 export async function reportPdf(html: string): Promise<PdfResult> {
   const executablePath = findChromium();
-  if (!executablePath) return { ok: false, reason: `No Chromium found (looked in $CHROMIUM_PATH and ${candidates().filter((c) => c !== process.env.CHROMIUM_PATH).slice(0, 4).join(', ')}…). ${PRINT_THE_HTML}` };
+  if (!executablePath) return { ok: false, reason: `No Chromium found (looked for ${candidates().slice(0, 4).join(', ')}${candidates().length > 4 ? '…' : ''}; $CHROMIUM_PATH names another). ${PRINT_THE_HTML}` };
   let chromium: typeof import('playwright-core').chromium;
   try {
     ({ chromium } = await import('playwright-core'));

@@ -117,15 +117,15 @@ describe('the file, opened in Chromium with JavaScript on', () => {
     page.on('request', (request) => requests.push(request.url()));
     page.on('console', (message) => console.push(message.text()));
     await page.goto(`file://${file}`, { waitUntil: 'load' });
-    expect(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran)).toBeUndefined();
+    expect(await page.evaluate<number | undefined>('window.__ran')).toBeUndefined();
     expect(requests).toEqual([`file://${file}`]);
     expect(console.filter((text) => /Content Security Policy|Refused/i.test(text))).toEqual([]);
     // The inline stylesheet applied (its hash is the CSP's): the headings have their rule.
-    expect(await page.$eval('h2', (h) => getComputedStyle(h).borderBottomStyle)).toBe('solid');
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('h2')).borderBottomStyle")).toBe('solid');
     // No element made of a value: the page's only SVGs are the charts, no img, no script.
     expect(await page.$$eval('script, img, iframe, object, embed', (els) => els.length)).toBe(0);
     expect(await page.$$eval('svg', (els) => els.every((el) => el.classList.contains('chart')))).toBe(true);
-    const text = await page.evaluate(() => document.body.innerText);
+    const text = await page.evaluate<string>('document.body.innerText');
     expect(text).toContain(SCRIPT);
     expect(text).toContain(ATTR);
     expect(text).toContain(STYLE_END);
@@ -151,7 +151,7 @@ describe('the file, opened in Chromium with JavaScript on', () => {
     const page = await context.newPage();
     await page.setContent(renderSiteReport(built()));
     await page.emulateMedia({ media: 'print' });
-    const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
+    const widths = await page.evaluate<{ doc: number; view: number }>('({ doc: document.documentElement.scrollWidth, view: document.documentElement.clientWidth })');
     expect(widths.doc).toBeLessThanOrEqual(widths.view);
     await context.close();
   }, 60_000);
