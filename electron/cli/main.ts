@@ -10,6 +10,7 @@ import { VERSION } from './context';
 import { IMPORT_EVE, importEveCommand } from './eve';
 import { HOSTS, hostsCommand } from './hosts';
 import { IMPORT_HOSTS, IMPORT_THREATS, importCommand } from './imports';
+import { REPORT, reportCommand } from './report';
 import { REMOTE, WORKSPACE, remoteCommand, workspaceCommand } from './remotes';
 import { CONFLICTS, OUTBOX, RESOLVE, SYNC, conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
 import { SERVE, serve } from './serve';
@@ -46,6 +47,7 @@ export const COMMANDS: readonly Command[] = [
   { help: HOSTS, run: hostsCommand },
   { help: EXPORT, run: exportCommand },
   { help: IMPORT_BUNDLE, run: importBundleCommand },
+  { help: REPORT, run: reportCommand },
   { help: REMOTE, run: remoteCommand },
   { help: WORKSPACE, run: workspaceCommand },
   { help: SYNC, run: syncCommand },

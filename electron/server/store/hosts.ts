@@ -393,6 +393,17 @@ export class Hosts {
     return this.search;
   }
 
+  /** The hosts a host_id_qfilter matches (kept for the next pages of the same query, as the list's). */
+  matching(qfilter: QueryNode): MatchedHosts {
+    const search = this.search.condition(qfilter);
+    let matched = this.sets.get(search.key);
+    if (matched === undefined) {
+      matched = this.search.matching(qfilter, search);
+      this.sets.set(search.key, matched);
+    }
+    return matched;
+  }
+
   /** One page of hosts, counted and paged in SQL, host_id_qfilter included (undefined past the end). */
   list(query: HostListQuery): HostPage | undefined {
     const { store } = this;
