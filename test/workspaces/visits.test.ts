@@ -262,6 +262,28 @@ describe('what a host file import changed', () => {
     expect(later.changes.find((c) => c.kind === 'tls_changed')).toEqual({ kind: 'tls_changed', ip: '10.1.0.1', value: '443/tcp tls: CN=new', previous: 'CN=mid' });
   });
 
+  test('not seen since and new, whether few or many of the hosts (found by their pks, or along the addresses)', () => {
+    const opened = workspace();
+    const all = Array.from({ length: 300 }, (_, i) => ({ ip: `10.3.${i >> 8}.${i & 255}`, host_id: seen }));
+    importEntries(opened.services, hostImport, all, admin(opened), null, file('all.json'));
+    // The second file leaves out one host (a third of a percent: few) and brings one.
+    importEntries(opened.services, hostImport, [...all.filter((h) => h.ip !== '10.3.0.7'), { ip: '10.4.0.1', host_id: seen }], admin(opened), null, file('most.json'));
+    // The third has only 10.3.0.1 (299 of 301 not seen: many).
+    importEntries(opened.services, hostImport, [all[1]!], admin(opened), null, file('one.json'));
+    const { visits } = opened.services;
+    const few = visits.compare(visits.resolve({ visit: 1 }, 'since'), visits.resolve({ visit: 2 }, 'until'), 10);
+    expect(few.changes).toEqual([
+      { kind: 'host_new', ip: '10.4.0.1', value: null, previous: null },
+      { kind: 'host_not_seen', ip: '10.3.0.7', value: null, previous: null },
+    ]);
+    const many = visits.compare(visits.resolve({ visit: 2 }, 'since'), visits.resolve({ visit: 3 }, 'until'), 3);
+    expect(many.totals.host_not_seen).toBe(300);
+    // The first three addresses in text order, 10.3.0.1 (seen) left out.
+    expect(many.changes.map((c) => c.ip)).toEqual(['10.3.0.0', '10.3.0.10', '10.3.0.100']);
+    const allNew = visits.compare(visits.resolve({ at: 0 }, 'since'), visits.latest(), 2);
+    expect(allNew.changes.map((c) => c.ip)).toEqual(['10.3.0.0', '10.3.0.1']);
+  });
+
   test(`only the last ${VISITS_KEPT} visits keep their detail; their rows stay, and a comparison reaching further names since`, () => {
     const opened = workspace();
     for (let i = 1; i <= VISITS_KEPT + 2; i++) importEntries(opened.services, hostImport, [{ ip: `10.2.0.${i}`, host_id: seen }], admin(opened), null, file(`${i}.json`));
