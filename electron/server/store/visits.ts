@@ -186,18 +186,6 @@ export class Visits {
     return row && visitOf(row);
   }
 
-  /**
-   * The hosts a visit brought (`new`: their `learned` is it) or changed (new ones included), as
-   * an SQL set of `host_id` pks to use in `pk IN (…)`, with its named parameters. The set is
-   * empty for a visit that does not exist; `changed` is empty too for a visit older than the
-   * last 50 (its detail was pruned), while `new` stays exact.
-   */
-  static hostSet(visitPk: number, change: 'new' | 'changed'): { sql: string; params: Record<string, number> } {
-    return change === 'new'
-      ? { sql: 'SELECT pk FROM host_id WHERE learned = @visit_pk', params: { visit_pk: visitPk } }
-      : { sql: 'SELECT host AS pk FROM host_visit_change WHERE visit = @visit_pk', params: { visit_pk: visitPk } };
-  }
-
   /** A point as the visits up to it: a visit, the last visit finished at or before a time, the last pull. */
   resolve(text: PointText, param: 'since' | 'until'): Resolved {
     const { store } = this;
@@ -343,9 +331,14 @@ function label(visit: Visit): string {
 }
 
 /**
- * The hosts a visit brought (`new`) or changed (`changed`, new ones included), as an SQL set of
- * `host_id` pks for the host list's filter: `pk IN (${sql})` with `params` bound by name.
+ * The hosts a visit brought (`new`: their `learned` is it) or changed (`changed`: its rows in
+ * `host_visit_change`, new ones included), as an SQL set of `host_id` pks for the host list's
+ * filter: `pk IN (${sql})`, with `params` bound by name (`@visit_pk`). The set is empty for a
+ * visit that does not exist; `changed` is empty too for a visit older than the last 50 (its
+ * detail was pruned), while `new` stays exact. Both are read through an index.
  */
 export function visitHostSet(visitPk: number, change: 'new' | 'changed'): { sql: string; params: Record<string, number> } {
-  return Visits.hostSet(visitPk, change);
+  return change === 'new'
+    ? { sql: 'SELECT pk FROM host_id WHERE learned = @visit_pk', params: { visit_pk: visitPk } }
+    : { sql: 'SELECT host AS pk FROM host_visit_change WHERE visit = @visit_pk', params: { visit_pk: visitPk } };
 }
