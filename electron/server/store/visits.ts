@@ -143,11 +143,14 @@ export class Visits {
       recording.seen.clear();
     }
     if (recording.changed.size > 0) {
+      // A host it brought is told by its `learned`: a row only for the hosts it updated.
       const change = store.command('INSERT INTO host_visit_change (visit, host, diff) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET diff = excluded.diff');
-      for (const [host, diff] of recording.changed) change.run(pk, host, diff);
-      store
-        .command('UPDATE host_id SET learned = ? WHERE pk IN (SELECT value FROM json_each(?)) AND learned IS NULL')
-        .run(pk, JSON.stringify([...recording.changed.keys()].filter((host) => recording.created.has(host))));
+      const created: number[] = [];
+      for (const [host, diff] of recording.changed) {
+        if (recording.created.has(host)) created.push(host);
+        else change.run(pk, host, diff);
+      }
+      if (created.length > 0) store.command('UPDATE host_id SET learned = ? WHERE pk IN (SELECT value FROM json_each(?)) AND learned IS NULL').run(pk, JSON.stringify(created));
       recording.changed.clear();
     }
     this.prune();
@@ -331,14 +334,14 @@ function label(visit: Visit): string {
 }
 
 /**
- * The hosts a visit brought (`new`: their `learned` is it) or changed (`changed`: its rows in
- * `host_visit_change`, new ones included), as an SQL set of `host_id` pks for the host list's
- * filter: `pk IN (${sql})`, with `params` bound by name (`@visit_pk`). The set is empty for a
- * visit that does not exist; `changed` is empty too for a visit older than the last 50 (its
- * detail was pruned), while `new` stays exact. Both are read through an index.
+ * The hosts a visit brought (`new`: their `learned` is it) or changed (`changed`: those, and its
+ * rows in `host_visit_change`), as an SQL set of `host_id` pks for the host list's filter:
+ * `pk IN (${sql})`, with `params` bound by name (`@visit_pk`). The set is empty for a visit that
+ * does not exist; for a visit older than the last 50 (its detail pruned), `changed` holds only the
+ * hosts it brought. Both are read through an index.
  */
 export function visitHostSet(visitPk: number, change: 'new' | 'changed'): { sql: string; params: Record<string, number> } {
   return change === 'new'
     ? { sql: 'SELECT pk FROM host_id WHERE learned = @visit_pk', params: { visit_pk: visitPk } }
-    : { sql: 'SELECT host AS pk FROM host_visit_change WHERE visit = @visit_pk', params: { visit_pk: visitPk } };
+    : { sql: 'SELECT pk FROM host_id WHERE learned = @visit_pk UNION ALL SELECT host FROM host_visit_change WHERE visit = @visit_pk', params: { visit_pk: visitPk } };
 }
