@@ -96,7 +96,10 @@ export function surveyHandlers(host: WorkspaceHost): Pick<AppHandlers, SurveyRou
   // Told apart from a former open of another file under the same name (a bundle imported in its place).
   const opened = new WeakMap<HostSurvey, string>();
   const current = () => {
-    const survey = host.current().services.hostSurvey;
+    const { services } = host.current();
+    // Another process may have written (a terminal's import): what this one keeps goes then.
+    services.store.checkFreshness();
+    const survey = services.hostSurvey;
     if (!opened.has(survey)) opened.set(survey, Date.now().toString(36));
     return { survey, version: () => versionOf(survey, opened.get(survey)!) };
   };

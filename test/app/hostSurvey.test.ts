@@ -340,6 +340,8 @@ describe('hosts waiting for the search index', () => {
   test('searches and counts are the same while every host waits for the index as once it is caught up', async () => {
     const needles = ['jessie', 'controller', 'alwaysopen', '172.17', 'giorgio', 'CRYPTOAPI'];
     const facetsIndexed = (await survey('/facets')).json();
+    const outside = 'host_id.in_home_net:false';
+    const facetsOutside = (await survey('/facets', { q: outside })).json();
     const { services } = app.host.current();
     // Every host marked as waiting, and read at once (synchronously: the background has no turn).
     services.store.write(() => services.store.command('INSERT OR IGNORE INTO host_search_dirty (pk) SELECT pk FROM host_id').run());
@@ -355,6 +357,9 @@ describe('hosts waiting for the search index', () => {
     const roles = services.hostSurvey.valueCounts({}, 'roles.name');
     const indexedRoles = facetsIndexed.facets.find((f: { id: string }) => f.id === 'roles').buckets;
     expect(new Map(roles.map((r) => [r.text.toLowerCase(), r.count]))).toEqual(new Map(indexedRoles.map((b: { value: string; count: number }) => [b.value.toLowerCase(), b.count])));
+    const ports = services.hostSurvey.valueCounts({ q: parseQFilter(outside)! }, 'services.port').slice(0, 12);
+    expect(ports.map((p) => [p.text, p.count])).toEqual(facetsOutside.facets.find((f: { id: string }) => f.id === 'services').buckets.map((b: { value: string; count: number }) => [b.value, b.count]));
+    expect(services.hostSurvey.hostsWithAny({ q: parseQFilter(outside)! }, 'username.user')).toBe(facetsOutside.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0]?.count ?? 0);
     expect(services.hostSurvey.hostsWithAny({}, 'username.user')).toBe(facetsIndexed.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0].count);
   });
 });

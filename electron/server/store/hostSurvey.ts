@@ -17,6 +17,7 @@ import { foldText, hostContains } from '../../../shared/app/hostSubstring';
 import type { HostOrderKey, VisitChange } from '../../../shared/app/hostSurvey';
 import type { JsonValue } from '../../../shared/resources';
 import type { MatchedHosts, PathRow } from './hostSearch';
+import { bitsetOf, countIn, countUnionIn, pkSetOf, PostingsCache, type PkSet } from './hostPostings';
 import type { Hosts } from './hosts';
 import { ReadCache, type Store } from './store';
 
@@ -128,12 +129,18 @@ function inSet(column: string): string {
 export class HostSurvey {
   /** The sets of recent filters, for the next pages and the counts that follow; emptied by any write. */
   private readonly sets: ReadCache<string, MatchedHosts>;
+  /**
+   * The facets' postings: an index kept in memory rather than an answer, so it is kept whatever
+   * OUTPOST_READ_CACHE says (the first counts after a write read it again).
+   */
+  private readonly postingsCache: PostingsCache;
 
   constructor(
     private readonly store: Store,
     private readonly hosts: Hosts,
   ) {
     this.sets = store.register(new ReadCache<string, MatchedHosts>(16));
+    this.postingsCache = store.register(new PostingsCache());
   }
 
   private get index() {
@@ -193,10 +200,11 @@ export class HostSurvey {
     const checked = `instr((SELECT fold FROM host_vocab WHERE id = ${id}), $needle) > 0`;
     const accept = ASCII_TEXT.test(needle) ? `(${index.asciiOf(id)} OR ${checked})` : checked;
     const sets = [`SELECT t.pk AS pk FROM host_vocab_trigram JOIN host_term t ON t.value_id = ${id} WHERE host_vocab_trigram MATCH $phrase AND ${accept}`];
+    // The addresses are scanned in their own index (a UNION would scan the table in pk order).
     if (ADDRESS_TEXT.test(needle)) sets.push('SELECT pk FROM host_id WHERE instr(ip, $needle) > 0');
     const pending = index.waiting();
     const [count, pks] = this.store
-      .query(`SELECT count(*), json_group_array(pk) FROM (SELECT DISTINCT pk FROM (${sets.join(' UNION ')})${pending ? ' EXCEPT SELECT pk FROM host_search_dirty' : ''})`, 'select host_id (search)')
+      .query(`SELECT count(*), json_group_array(pk) FROM (SELECT DISTINCT pk FROM (${sets.join(' UNION ALL ')})${pending ? ' EXCEPT SELECT pk FROM host_search_dirty' : ''})`, 'select host_id (search)')
       .raw()
       .get({ needle, phrase: ftsPhrase(needle) }) as [number, string];
     if (!pending) return { count, pks };
@@ -220,27 +228,37 @@ export class HostSurvey {
 
   /** How many hosts are under the filter. */
   count(filter: SurveyFilter): number {
-    const set = this.hostSet(filter);
+    return this.countOf(this.hostSet(filter));
+  }
+
+  private countOf(set: MatchedHosts | undefined): number {
     return set ? set.count : this.store.cachedCount('survey all', () => Number(this.store.query('SELECT count(*) FROM host_id').pluck().get()));
   }
 
   /** One page of the filter's hosts in the order asked (the pk breaks ties); undefined past the end. */
   list(filter: SurveyFilter, order: { readonly key: HostOrderKey; readonly descending: boolean }, page: PageRequest, pageSize: number): SurveyPage | undefined {
     const set = this.hostSet(filter);
-    const count = this.count(filter);
+    const count = this.countOf(set);
     const n = pageNumber(page, count, pageSize);
     if (n === undefined) return undefined;
     if (count === 0) return { count, page: n, rows: [] };
-    const learned = learnedColumnsSql();
+    // The page's pks first (the order's index walked, or the set's few rows sorted; the pk breaks
+    // ties in the key's direction so that the index serves both), then their rows.
+    const direction = order.descending ? 'DESC' : 'ASC';
     const where = set ? inSet(set.count > WALK_ORDER_ABOVE ? '+pk' : 'pk') : '1';
+    const pks = this.store
+      .query(`SELECT pk FROM host_id WHERE ${where} ORDER BY ${ORDER_SQL[order.key]} ${direction}, pk ${direction} LIMIT ? OFFSET ?`, 'select host_id (survey page)')
+      .pluck()
+      .all(...(set ? [set.pks] : []), pageSize, (n - 1) * pageSize) as number[];
+    const learned = learnedColumnsSql();
     const raw = this.store
       .query(
-        `SELECT ip, hits, data, central IS NOT NULL AS central, EXISTS (SELECT 1 FROM host_local l WHERE l.ip = host_id.ip) AS local, ` +
-          `${learned.visit} AS learned_visit, ${learned.at} AS learned_at FROM host_id WHERE ${where} ` +
-          `ORDER BY ${ORDER_SQL[order.key]} ${order.descending ? 'DESC' : 'ASC'}, pk ASC LIMIT ? OFFSET ?`,
-        'select host_id (survey page)',
+        `SELECT pk, ip, hits, data, central IS NOT NULL AS central, EXISTS (SELECT 1 FROM host_local l WHERE l.ip = host_id.ip) AS local, ` +
+          `${learned.visit} AS learned_visit, ${learned.at} AS learned_at FROM host_id WHERE ${inSet('pk')}`,
+        'select host_id (survey rows)',
       )
-      .all(...(set ? [set.pks] : []), pageSize, (n - 1) * pageSize) as {
+      .all(JSON.stringify(pks)) as {
+      pk: number;
       ip: string;
       hits: number;
       data: string;
@@ -249,7 +267,11 @@ export class HostSurvey {
       learned_visit: number | null;
       learned_at: number | null;
     }[];
-    const rows = raw.map((r) => ({ ip: r.ip, hits: r.hits, data: r.data, local: r.local === 1, central: r.central === 1, learnedVisit: r.learned_visit, learnedAt: r.learned_at }));
+    const byPk = new Map(raw.map((r) => [r.pk, r]));
+    const rows = pks.flatMap((pk) => {
+      const r = byPk.get(pk);
+      return r ? [{ ip: r.ip, hits: r.hits, data: r.data, local: r.local === 1, central: r.central === 1, learnedVisit: r.learned_visit, learnedAt: r.learned_at }] : [];
+    });
     return { count, page: n, rows };
   }
 
@@ -274,12 +296,103 @@ export class HostSurvey {
     return out;
   }
 
-  /** The restriction of `host_term t` to the set and to the indexed hosts. */
-  private termFilter(set: MatchedHosts | undefined, pending: boolean): { sql: string; params: SqlParam[] } {
-    return {
-      sql: `${set ? ` AND ${inSet('t.pk')}` : ''}${pending ? ' AND t.pk NOT IN (SELECT pk FROM host_search_dirty)' : ''}`,
-      params: set ? [set.pks] : [],
-    };
+  /** The largest pk, as the postings read so far span it. */
+  private maxPk(): number {
+    const cache = this.postingsCache;
+    if (cache.maxPk < 0) cache.maxPk = Number(this.store.query('SELECT coalesce(max(pk), 0) FROM host_id').pluck().get());
+    return cache.maxPk;
+  }
+
+  /** The hosts of each value of a field, read once until the next write (store/hostPostings.ts). */
+  private postings(field: string): ReadonlyMap<number, PkSet> {
+    const maxPk = this.maxPk();
+    const known = this.postingsCache.values.get(field);
+    if (known) return known;
+    const values = new Map<number, PkSet>();
+    for (const range of this.idRanges(this.coveredPaths(field))) {
+      const rows = this.store
+        .query(`SELECT t.value_id, json_group_array(t.pk) FROM host_term t WHERE ${range.sql} GROUP BY t.value_id`, 'select host_term (survey postings)')
+        .raw()
+        .all(...range.params) as [number, string][];
+      for (const [id, pks] of rows) values.set(id, pkSetOf(Int32Array.from(JSON.parse(pks) as number[]), maxPk));
+    }
+    this.postingsCache.values.set(field, values);
+    return values;
+  }
+
+  /** The hosts with any value at a field, read once until the next write. */
+  private anyPosting(field: string): PkSet {
+    const maxPk = this.maxPk();
+    const known = this.postingsCache.any.get(field);
+    if (known) return known;
+    const ranges = this.idRanges(this.coveredPaths(field));
+    let any: PkSet = { size: 0, pks: new Int32Array(0) };
+    if (ranges.length > 0) {
+      const pks = this.store
+        .query(`SELECT json_group_array(pk) FROM (${ranges.map((r) => `SELECT t.pk AS pk FROM host_term t WHERE ${r.sql}`).join(' UNION ')})`, 'select host_term (survey postings)')
+        .pluck()
+        .get(...ranges.flatMap((r) => r.params)) as string;
+      any = pkSetOf(Int32Array.from(JSON.parse(pks) as number[]), maxPk);
+    }
+    this.postingsCache.any.set(field, any);
+    return any;
+  }
+
+  /**
+   * The counts of the whole list by value id, from the index itself (no postings need be read:
+   * a count of each value's index range), the hosts waiting for the index left out.
+   */
+  private wholeListCounts(field: string, pending: boolean): Map<number, number> {
+    const byId = new Map<number, number>();
+    const waiting = pending ? ' AND t.pk NOT IN (SELECT pk FROM host_search_dirty)' : '';
+    for (const range of this.idRanges(this.coveredPaths(field))) {
+      const rows = this.store
+        .query(`SELECT t.value_id AS id, count(*) AS n FROM host_term t WHERE ${range.sql}${waiting} GROUP BY t.value_id`, 'select host_term (survey counts)')
+        .raw()
+        .all(...range.params) as [number, number][];
+      for (const [id, n] of rows) byId.set(id, n);
+    }
+    return byId;
+  }
+
+  /** How many hosts of the whole list have one of these value ids (or, with none given, any value of the field): from the index. */
+  private wholeListDistinct(field: string, ids: readonly number[] | undefined, pending: boolean): number {
+    const waiting = pending ? ' AND t.pk NOT IN (SELECT pk FROM host_search_dirty)' : '';
+    if (ids) return Number(this.store.query(`SELECT count(DISTINCT t.pk) FROM host_term t WHERE ${inSet('t.value_id')}${waiting}`).pluck().get(JSON.stringify(ids)));
+    const ranges = this.idRanges(this.coveredPaths(field));
+    if (ranges.length === 0) return 0;
+    return Number(
+      this.store
+        .query(`SELECT count(*) FROM (${ranges.map((r) => `SELECT t.pk FROM host_term t WHERE ${r.sql}${waiting}`).join(' UNION ')})`, 'select host_term (survey presence)')
+        .pluck()
+        .get(...ranges.flatMap((r) => r.params)),
+    );
+  }
+
+  /**
+   * How to count a posting under the filter: the hosts of the set that the index holds as they are
+   * (a bitset), or, with no set, all of them less those waiting for the index.
+   */
+  private counter(set: MatchedHosts | undefined, dirty: readonly number[]): { count(posting: PkSet): number; union(postings: readonly PkSet[]): number } {
+    const maxPk = this.maxPk();
+    if (set) {
+      const within = bitsetOf(JSON.parse(set.pks) as number[], maxPk);
+      for (const pk of dirty) if (pk <= maxPk) within[pk >>> 5]! &= ~(1 << (pk & 31));
+      return { count: (posting) => countIn(posting, within), union: (postings) => countUnionIn(postings, within) };
+    }
+    if (dirty.length === 0) {
+      const all = () => new Uint32Array((maxPk >>> 5) + 1).fill(0xffffffff);
+      return { count: (posting) => posting.size, union: (postings) => countUnionIn(postings, all()) };
+    }
+    const waiting = bitsetOf(dirty, maxPk);
+    const indexed = waiting.map((word) => ~word >>> 0);
+    return { count: (posting) => posting.size - countIn(posting, waiting), union: (postings) => countUnionIn(postings, indexed) };
+  }
+
+  /** The pks waiting for the index (none, most of the time). */
+  private dirtyPks(): number[] {
+    if (!this.index.waiting()) return [];
+    return JSON.parse(this.store.query('SELECT json_group_array(pk) FROM host_search_dirty').pluck().get() as string) as number[];
   }
 
   /**
@@ -289,42 +402,43 @@ export class HostSurvey {
   valueCounts(filter: SurveyFilter, field: string): ValueCount[] {
     const set = this.hostSet(filter);
     if (set?.count === 0) return [];
-    const paths = this.coveredPaths(field);
-    if (paths.length === 0) return [];
-    const pending = this.index.waiting();
-    const restrict = this.termFilter(set, pending);
-    const byId = new Map<number, number>();
-    for (const range of this.idRanges(paths)) {
-      const rows = this.store
-        .query(`SELECT t.value_id AS id, count(*) AS n FROM host_term t WHERE ${range.sql}${restrict.sql} GROUP BY t.value_id`, 'select host_term (survey counts)')
-        .raw()
-        .all(...range.params, ...restrict.params) as [number, number][];
-      for (const [id, n] of rows) byId.set(id, n);
+    const dirty = this.dirtyPks();
+    // The whole list is counted in the index itself until the postings are read (the first counts
+    // under a set after a write read them).
+    const whole = !set && !this.postingsCache.values.has(field);
+    const postings = whole ? undefined : this.postings(field);
+    const counter = this.counter(set, dirty);
+    const byId = whole ? this.wholeListCounts(field, dirty.length > 0) : new Map<number, number>();
+    for (const [id, posting] of postings ?? []) {
+      const n = counter.count(posting);
+      if (n > 0) byId.set(id, n);
     }
     // The values, grouped by folded text: a group of several ids is counted again by distinct host.
     const groups = new Map<string, { texts: Map<string, number>; ids: number[]; count: number }>();
+    const groupOf = (fold: string) => {
+      let group = groups.get(fold);
+      if (!group) {
+        group = { texts: new Map(), ids: [], count: 0 };
+        groups.set(fold, group);
+      }
+      return group;
+    };
     if (byId.size > 0) {
       const vocab = this.store.query('SELECT id, text, fold FROM host_vocab WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...byId.keys()])) as [number, string, string][];
       for (const [id, text, fold] of vocab) {
+        const group = groupOf(fold);
         const n = byId.get(id)!;
-        let group = groups.get(fold);
-        if (!group) {
-          group = { texts: new Map(), ids: [], count: 0 };
-          groups.set(fold, group);
-        }
         group.texts.set(text, n);
         group.ids.push(id);
         group.count += n;
       }
       for (const group of groups.values()) {
         if (group.ids.length > 1) {
-          group.count = Number(
-            this.store.query(`SELECT count(DISTINCT t.pk) FROM host_term t WHERE ${inSet('t.value_id')}${restrict.sql}`).pluck().get(JSON.stringify(group.ids), ...restrict.params),
-          );
+          group.count = postings ? counter.union(group.ids.map((id) => postings.get(id)!)) : this.wholeListDistinct(field, group.ids, dirty.length > 0);
         }
       }
     }
-    if (pending) {
+    if (dirty.length > 0) {
       const scope = fieldScope(field);
       for (const host of this.dirtyHosts(set)) {
         const folds = new Map<string, string>();
@@ -335,11 +449,7 @@ export class HostSurvey {
           }
         }
         for (const [fold, text] of folds) {
-          let group = groups.get(fold);
-          if (!group) {
-            group = { texts: new Map(), ids: [], count: 0 };
-            groups.set(fold, group);
-          }
+          const group = groupOf(fold);
           group.texts.set(text, (group.texts.get(text) ?? 0) + 1);
           group.count++;
         }
@@ -356,20 +466,9 @@ export class HostSurvey {
   hostsWithAny(filter: SurveyFilter, field: string): number {
     const set = this.hostSet(filter);
     if (set?.count === 0) return 0;
-    const paths = this.coveredPaths(field);
-    const pending = this.index.waiting();
-    const restrict = this.termFilter(set, pending);
-    let count = 0;
-    const ranges = this.idRanges(paths);
-    if (ranges.length > 0) {
-      count = Number(
-        this.store
-          .query(`SELECT count(*) FROM (${ranges.map((r) => `SELECT t.pk FROM host_term t WHERE ${r.sql}${restrict.sql}`).join(' UNION ')})`, 'select host_term (survey presence)')
-          .pluck()
-          .get(...ranges.flatMap((r) => [...r.params, ...restrict.params])),
-      );
-    }
-    if (pending) {
+    const dirty = this.dirtyPks();
+    let count = !set && !this.postingsCache.any.has(field) ? this.wholeListDistinct(field, undefined, dirty.length > 0) : this.counter(set, dirty).count(this.anyPosting(field));
+    if (dirty.length > 0) {
       const scope = fieldScope(field);
       for (const host of this.dirtyHosts(set)) {
         if (hostTerms(JSON.parse(host.data) as JsonValue).some(([path, kind]) => kind !== 'x' && covers(scope, path))) count++;

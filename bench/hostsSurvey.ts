@@ -1,0 +1,120 @@
+/**
+ * The site survey at scale (issue 24 §1, targets at 1,000,000 hosts): facet counts of the whole
+ * list, under one facet's filter and under a query, and the search box's substring search, each
+ * one request at a time against a server whose read cache is off (no answer a cached one), after
+ * two warm-up requests. Called by bench/hosts.bench.ts with its served data set:
+ *
+ *   const figures = await surveyFigures({ url: uncached.url, token: BENCH_TOKEN, hosts: HOSTS, hostEntry, rounds: 40 });
+ *   rows.push(...figures.rows);
+ */
+import type { JsonObject, JsonValue } from '../shared/resources';
+
+export interface SurveyBenchOptions {
+  /** A server of the data set, its read cache off (OUTPOST_READ_CACHE=off). */
+  readonly url: string;
+  readonly token: string;
+  /** Hosts in the data set, and the i-th of them as bench/hosts.bench.ts makes it. */
+  readonly hosts: number;
+  readonly hostEntry: (i: number) => JsonObject;
+  /** Requests per measure (default 40). */
+  readonly rounds?: number;
+}
+
+export interface SurveyLatency {
+  readonly p50: number;
+  readonly p99: number;
+  /** The fewest and most hosts the requests counted. */
+  readonly counts: string;
+}
+
+export interface SurveyFigures {
+  readonly facetsAll: SurveyLatency;
+  readonly facetsOneFacet: SurveyLatency;
+  readonly facetsQuery: SurveyLatency;
+  readonly search: SurveyLatency;
+  /** Markdown rows (`| measure | figure | target |`) for the bench's table. */
+  readonly rows: readonly string[];
+}
+
+/** Each path once, in turn, after two warm-up requests: latency percentiles and the counts answered. */
+async function latencies(options: SurveyBenchOptions, paths: readonly string[]): Promise<SurveyLatency> {
+  const times: number[] = [];
+  const counts: number[] = [];
+  for (let n = -2; n < paths.length; n++) {
+    const target = paths[Math.max(0, n)]!;
+    const started = performance.now();
+    const reply = await fetch(`${options.url}${target}`, { headers: { Authorization: `Token ${options.token}` } });
+    const body = (await reply.json()) as { count?: number };
+    const ms = performance.now() - started;
+    if (reply.status !== 200) throw new Error(`${target}: ${reply.status} ${JSON.stringify(body)}`);
+    if (n >= 0) {
+      times.push(ms);
+      counts.push(body.count ?? 0);
+    }
+  }
+  times.sort((a, b) => a - b);
+  counts.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: at(0.5), p99: at(0.99), counts: counts[0] === counts[counts.length - 1] ? `${counts[0]}` : `${counts[0]}–${counts[counts.length - 1]}` };
+}
+
+/** A deterministic pseudo-random number in [0, 1) of n. */
+function unit(n: number): number {
+  let x = Math.imul(n ^ 0x5bd1e995, 0x85ebca6b);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x27d4eb2f);
+  x ^= x >>> 13;
+  return (x >>> 0) / 4294967296;
+}
+
+/** The values of an identity but its times. */
+function texts(value: JsonValue | undefined, key: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => texts(item, key));
+  if (typeof value === 'object') return Object.entries(value).flatMap(([name, child]) => texts(child, name));
+  return key.endsWith('_seen') ? [] : [String(value)];
+}
+
+/**
+ * What an engineer types in the search box: a part of a host name, of a user name, of a JA3 hash
+ * or of an address, taken from a host of the data set (3 to 8 characters from inside the value).
+ */
+function needles(options: SurveyBenchOptions, count: number): string[] {
+  const out: string[] = [];
+  for (let n = 0; out.length < count; n++) {
+    const entry = options.hostEntry(Math.floor(unit(n) * options.hosts));
+    const values = [String(entry.ip), ...texts(entry.host_id as JsonValue, '')].filter((v) => v.length >= 6 && !/^\d+$/.test(v));
+    const value = values[Math.floor(unit(n + 7919) * values.length)];
+    if (!value) continue;
+    const length = 3 + Math.floor(unit(n + 104729) * 6);
+    const start = Math.floor(unit(n + 1299709) * (value.length - length));
+    out.push(value.slice(start, start + length));
+  }
+  return out;
+}
+
+export async function surveyFigures(options: SurveyBenchOptions): Promise<SurveyFigures> {
+  const rounds = options.rounds ?? 40;
+  const facets = (q: string | undefined) => `/app/hosts/facets${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`;
+  const facetsAll = await latencies(options, Array.from({ length: rounds }, () => facets(undefined)));
+  // One facet's chip, as a click sets it.
+  const chips = ['host_id.in_home_net:true', 'host_id.services.port:443', 'host_id.roles.name:"domain controller"', 'host_id.username.user:*', 'host_id.services.values.app_proto:tls'];
+  const facetsOneFacet = await latencies(options, Array.from({ length: rounds }, (_, n) => facets(chips[n % chips.length])));
+  const queries = ['*corp*', 'host_id.hostname.host:*fin-1*', 'host_id.services.port:443 AND NOT host_id.services.values.app_proto:unknown', 'hits:>10'];
+  const facetsQuery = await latencies(options, Array.from({ length: rounds }, (_, n) => facets(queries[n % queries.length])));
+  const search = await latencies(options, needles(options, rounds * 2).map((needle) => `/app/hosts?search=${encodeURIComponent(needle)}`));
+  const row = (name: string, figure: SurveyLatency, target: number) =>
+    `| ${name} (${figure.counts} hosts) | p50 ${figure.p50.toFixed(1)} ms, p99 ${figure.p99.toFixed(1)} ms | p99 < ${target} ms: ${figure.p99 < target ? 'met' : 'NOT met'} |`;
+  return {
+    facetsAll,
+    facetsOneFacet,
+    facetsQuery,
+    search,
+    rows: [
+      row('survey facets, whole list', facetsAll, 300),
+      row('survey facets under one facet\'s chip', facetsOneFacet, 300),
+      row('survey facets under a query', facetsQuery, 2000),
+      row('survey substring search, first page', search, 100),
+    ],
+  };
+}
