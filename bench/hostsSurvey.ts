@@ -67,28 +67,31 @@ function unit(n: number): number {
   return (x >>> 0) / 4294967296;
 }
 
-/** The values of an identity but its times. */
-function texts(value: JsonValue | undefined, key: string): string[] {
-  if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value.flatMap((item) => texts(item, key));
-  if (typeof value === 'object') return Object.entries(value).flatMap(([name, child]) => texts(child, name));
-  return key.endsWith('_seen') ? [] : [String(value)];
+/** The texts at a key of an identity (list items under their list's key). */
+function textsAt(value: JsonValue | undefined, key: string): string[] {
+  if (value === undefined || value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((item) => textsAt(item, key));
+  return Object.entries(value).flatMap(([name, child]) => (name === key && typeof child === 'string' ? [child] : textsAt(child, key)));
 }
 
 /**
- * What an engineer types in the search box: a part of a host name, of a user name, of a JA3 hash
- * or of an address, taken from a host of the data set (3 to 8 characters from inside the value).
+ * What an engineer types in the search box, from hosts of the data set in turn: a part of a host
+ * name (`fin-1234`), of a user name, the end of a JA3 hash (the part that varies), an address's
+ * first octets; 4 to 8 characters.
  */
 function needles(options: SurveyBenchOptions, count: number): string[] {
   const out: string[] = [];
   for (let n = 0; out.length < count; n++) {
     const entry = options.hostEntry(Math.floor(unit(n) * options.hosts));
-    const values = [String(entry.ip), ...texts(entry.host_id as JsonValue, '')].filter((v) => v.length >= 6 && !/^\d+$/.test(v));
-    const value = values[Math.floor(unit(n + 7919) * values.length)];
-    if (!value) continue;
-    const length = 3 + Math.floor(unit(n + 104729) * 6);
-    const start = Math.floor(unit(n + 1299709) * (value.length - length));
-    out.push(value.slice(start, start + length));
+    const identity = entry.host_id as JsonValue;
+    const kind = out.length % 4;
+    const value =
+      kind === 0 ? textsAt(identity, 'host')[0]?.split('.')[0] : kind === 1 ? textsAt(identity, 'user')[0] : kind === 2 ? textsAt(identity, 'hash')[0]?.slice(-6) : String(entry.ip).split('.').slice(0, 3).join('.');
+    if (value === undefined) continue;
+    const length = Math.min(value.length, 4 + Math.floor(unit(n + 104729) * 5));
+    const start = kind === 2 || kind === 3 ? 0 : Math.floor(unit(n + 1299709) * (value.length - length + 1));
+    const needle = value.slice(start, start + length).trim();
+    if (needle.length >= 3) out.push(needle);
   }
   return out;
 }
