@@ -300,6 +300,9 @@ describe('the query language: fields and values', () => {
     const names = (await survey('/values', { field: 'host_id.hostname.host', prefix: 'xxx' })).json().values;
     expect(names).toEqual([]);
     expect((await survey('/values', { field: '' })).status).toBe(400);
+    // Addresses complete from their start.
+    const ips = (await survey('/values', { field: 'ip', prefix: '172.17.0.1' })).json().values.map((v: { value: string }) => v.value);
+    expect(ips).toEqual(hosts.map((h) => h.ip).filter((ip) => ip.startsWith('172.17.0.1')).sort().slice(0, 20));
   });
 });
 

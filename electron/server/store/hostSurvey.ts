@@ -514,15 +514,24 @@ export class HostSurvey {
    * index: a value only a host waiting for it holds is offered once the index has caught up.
    */
   values(field: string, prefix: string, limit: number): { readonly value: string; readonly count: number }[] {
+    const folded = foldText(prefix);
+    const candidates = 200;
+    const scope = fieldScope(field);
+    if (scope.within === 'entry' && scope.path === 'ip') {
+      // Addresses are stored in lower case, one host each.
+      const ips = this.store.query(`SELECT ip FROM host_id WHERE ip GLOB ? ORDER BY ip LIMIT ?`).pluck().all(`${globLiteral(folded)}*`, limit) as string[];
+      return ips.map((ip) => ({ value: ip, count: 1 }));
+    }
     const paths = this.coveredPaths(field);
     if (paths.length === 0) return [];
     const ofPaths = this.index.pathsOf('v.id', paths.map((p) => p.id));
-    const folded = foldText(prefix);
-    const candidates = 200;
+    // Without a prefix, each path's own ids are read from their range (no scan of other paths' values).
+    const narrow = folded === '' ? `(${this.idRanges(paths).map((r) => r.sql.replaceAll('t.value_id', 'v.id')).join(' OR ')})` : 'v.fold GLOB ?';
+    const narrowParams = folded === '' ? this.idRanges(paths).flatMap((r) => r.params) : [`${globLiteral(folded)}*`];
     const starting = this.store
-      .query(`SELECT v.id, v.text FROM host_vocab v WHERE v.fold GLOB ? AND ${ofPaths} AND length(v.text) <= ${COMPLETION_VALUE_MAX} LIMIT ${candidates}`, 'select host_vocab (completion)')
+      .query(`SELECT v.id, v.text FROM host_vocab v WHERE ${narrow} AND ${ofPaths} AND length(v.text) <= ${COMPLETION_VALUE_MAX} LIMIT ${candidates}`, 'select host_vocab (completion)')
       .raw()
-      .all(`${globLiteral(folded)}*`) as [number, string][];
+      .all(...narrowParams) as [number, string][];
     let containing: [number, string][] = [];
     if (starting.length < limit && [...folded].length >= 3) {
       const id = 'host_vocab_trigram.rowid';
