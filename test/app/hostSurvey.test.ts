@@ -36,6 +36,7 @@ const HOST_FILE = [
   // 172.17.0.7 is the AD log's domain controller: this host file adds a central part to it.
   { ip: '172.17.0.7', hits: 2, host_id: { ...seen, hostname: [{ host: 'dc01.alwaysopen.studio', ...seen }] } },
   { ip: '203.0.113.9', hits: 0, host_id: { ...seen, roles: [{ name: HOSTILE_ROLE, ...seen }], hostname: [{ host: `=cmd|' /C calc'!A0\u0007\u202e`, ...seen }] } },
+  { ip: '2001:db8::5', hits: 1, host_id: { ...seen, hostname: [{ host: 'ΣΑΣ-Straße.İstanbul.example', ...seen }], username: [{ user: 'jürgen😀', ...seen }] } },
   { ip: '203.0.113.10', hits: 5, host_id: { ...seen, roles: [{ name: 'Domain Controller', ...seen }], username: [{ user: 'svc.backup', ...seen }], hostname: [{ host: 'x'.repeat(5000), ...seen }] } },
 ];
 
@@ -183,6 +184,14 @@ describe('the search box: a substring of every identity value and the address', 
     expect((await listedIps({ search: part })).sort()).toEqual(scan(part));
     expect(scan(part)).toContain(withJa3.ip);
     expect((await listedIps({ search: '17.0.15' })).sort()).toEqual(scan('17.0.15'));
+  });
+
+  test('letters beyond ASCII fold as the query language folds them; an IPv6 address is found by its part', async () => {
+    for (const needle of ['σας-straße', 'ΣΑΣ', 'STRASSE', 'jürgen😀', 'Ürgen', 'İstanbul', 'db8::']) {
+      expect((await listedIps({ search: needle })).sort(), needle).toEqual(scan(needle));
+    }
+    expect(scan('ΣΑΣ')).toEqual(['2001:db8::5']);
+    expect(scan('db8::')).toEqual(['2001:db8::5']);
   });
 
   test('with a query, the search narrows it further', async () => {

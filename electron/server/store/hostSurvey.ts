@@ -16,7 +16,7 @@ import { pageNumber, type PageRequest } from '../../../shared/api/listParams';
 import { foldText, hostContains } from '../../../shared/app/hostSubstring';
 import type { HostOrderKey, VisitChange } from '../../../shared/app/hostSurvey';
 import type { JsonValue } from '../../../shared/resources';
-import type { MatchedHosts, PathRow } from './hostSearch';
+import type { HostSearch, MatchedHosts, PathRow } from './hostSearch';
 import { bitsetOf, countIn, countUnionIn, pkSetOf, PostingsCache, type PkSet } from './hostPostings';
 import type { Hosts } from './hosts';
 import { ReadCache, type Store } from './store';
@@ -69,22 +69,28 @@ export const COMPLETION_VALUE_MAX = 256;
 type SqlParam = string | number;
 
 // ---------------------------------------------------------------------------------------------
-// Imports as visits (issue 24 §2): wired in when `host_id.learned` and `host_visit` exist.
+// Imports as visits (issue 24 §2): wired in when `host_id.learned`, `host_visit` and
+// `visitHostSet(visitPk, change)` exist. Until then no import is known: no host has a `learned`, and
+// a `visit` filter is refused (surveyRoutes.ts: 400 "no such import").
 
-/** The import or pull that first brought a host (its pk) and when it ended (µs): none recorded yet. */
+/**
+ * The import or pull that first brought a host (its pk) and when it ended (µs), as columns of
+ * `host_id`: none recorded yet. Wired: `{ visit: 'host_id.learned', at: '(SELECT finished FROM
+ * host_visit WHERE pk = host_id.learned)' }`.
+ */
 function learnedColumnsSql(): { readonly visit: string; readonly at: string } {
   return { visit: 'NULL', at: 'NULL' };
 }
 
-/** The hosts of the filter's import, new in it or changed by it, as a SELECT of pks: none recorded yet. */
+/** The hosts of the filter's import, new in it or changed by it, as a SELECT of pks. Wired: `visitHostSet(filter.visit, filter.visitChange ?? 'changed')`. */
 function visitCondition(filter: SurveyFilter): { readonly sql: string; readonly params: readonly SqlParam[] } | undefined {
   if (filter.visit === undefined) return undefined;
   return { sql: 'SELECT pk FROM host_id WHERE 0', params: [] };
 }
 
-/** Is there an import or pull of this pk? None is recorded yet. */
+/** A row when an import or pull of pk `?` exists: never yet. Wired: `SELECT 1 FROM host_visit WHERE pk = ?`. */
 function visitExistsSql(): string {
-  return 'SELECT 0 WHERE ? IS NULL';
+  return 'SELECT 1 WHERE 0 AND ? IS NOT NULL';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +149,7 @@ export class HostSurvey {
     this.postingsCache = store.register(new PostingsCache());
   }
 
-  private get index() {
+  private get index(): HostSearch {
     return this.hosts.searchIndex;
   }
 
