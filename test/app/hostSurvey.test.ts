@@ -366,12 +366,12 @@ describe('hosts waiting for the search index', () => {
       const found = (JSON.parse(set.pks) as number[]).map((pk) => ipOf.get(pk)!).sort();
       expect(found, needle).toEqual(scan(needle));
     }
-    const roles = services.hostSurvey.valueCounts({}, 'roles.name');
+    const roles = services.hostSurvey.valueCounts(undefined, 'roles.name');
     const indexedRoles = facetsIndexed.facets.find((f: { id: string }) => f.id === 'roles').buckets;
     expect(new Map(roles.map((r) => [r.text.toLowerCase(), r.count]))).toEqual(new Map(indexedRoles.map((b: { value: string; count: number }) => [b.value.toLowerCase(), b.count])));
-    const ports = services.hostSurvey.valueCounts({ q: parseQFilter(outside)! }, 'services.port').slice(0, 12);
+    const ports = services.hostSurvey.valueCounts(services.hostSurvey.hostSet({ q: parseQFilter(outside)! }), 'services.port').slice(0, 12);
     expect(ports.map((p) => [p.text, p.count])).toEqual(facetsOutside.facets.find((f: { id: string }) => f.id === 'services').buckets.map((b: { value: string; count: number }) => [b.value, b.count]));
-    expect(services.hostSurvey.hostsWithAny({ q: parseQFilter(outside)! }, 'username.user')).toBe(facetsOutside.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0]?.count ?? 0);
-    expect(services.hostSurvey.hostsWithAny({}, 'username.user')).toBe(facetsIndexed.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0].count);
+    expect(services.hostSurvey.hostsWithAny(services.hostSurvey.hostSet({ q: parseQFilter(outside)! }), 'username.user')).toBe(facetsOutside.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0]?.count ?? 0);
+    expect(services.hostSurvey.hostsWithAny(undefined, 'username.user')).toBe(facetsIndexed.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0].count);
   });
 });

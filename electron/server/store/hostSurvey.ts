@@ -232,19 +232,15 @@ export class HostSurvey {
   // -------------------------------------------------------------------------------------------
   // The list
 
-  /** How many hosts are under the filter. */
-  count(filter: SurveyFilter): number {
-    return this.countOf(this.hostSet(filter));
-  }
-
-  private countOf(set: MatchedHosts | undefined): number {
+  /** How many hosts a set (undefined: all) holds. */
+  count(set: MatchedHosts | undefined): number {
     return set ? set.count : this.store.cachedCount('survey all', () => Number(this.store.query('SELECT count(*) FROM host_id').pluck().get()));
   }
 
   /** One page of the filter's hosts in the order asked (the pk breaks ties); undefined past the end. */
   list(filter: SurveyFilter, order: { readonly key: HostOrderKey; readonly descending: boolean }, page: PageRequest, pageSize: number): SurveyPage | undefined {
     const set = this.hostSet(filter);
-    const count = this.countOf(set);
+    const count = this.count(set);
     const n = pageNumber(page, count, pageSize);
     if (n === undefined) return undefined;
     if (count === 0) return { count, page: n, rows: [] };
@@ -402,11 +398,10 @@ export class HostSurvey {
   }
 
   /**
-   * The hosts under the filter by value of a field (`roles.name`), values equal once folded
+   * The hosts of a set (undefined: all) by value of a field (`roles.name`), values equal once folded
    * counted as one, most hosts first: exact, the hosts waiting for the index read one by one.
    */
-  valueCounts(filter: SurveyFilter, field: string): ValueCount[] {
-    const set = this.hostSet(filter);
+  valueCounts(set: MatchedHosts | undefined, field: string): ValueCount[] {
     if (set?.count === 0) return [];
     const dirty = this.dirtyPks();
     // The whole list is counted in the index itself until the postings are read (the first counts
@@ -468,9 +463,8 @@ export class HostSurvey {
     return out.sort((a, b) => b.count - a.count || byText(a.text, b.text));
   }
 
-  /** How many hosts under the filter have any value at a field (`username.user`). */
-  hostsWithAny(filter: SurveyFilter, field: string): number {
-    const set = this.hostSet(filter);
+  /** How many hosts of a set (undefined: all) have any value at a field (`username.user`). */
+  hostsWithAny(set: MatchedHosts | undefined, field: string): number {
     if (set?.count === 0) return 0;
     const dirty = this.dirtyPks();
     let count = !set && !this.postingsCache.any.has(field) ? this.wholeListDistinct(field, undefined, dirty.length > 0) : this.counter(set, dirty).count(this.anyPosting(field));
