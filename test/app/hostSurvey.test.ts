@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { HostSurvey } from '../../electron/server/store/hostSurvey';
 import { openWorkspace } from '../../electron/workspaces/openWorkspace';
 import { checkHostEntry } from '../../shared/api/hostIdentity';
 import { parseQFilter } from '../../shared/api/qfilter';
@@ -345,6 +346,33 @@ describe('the version follows the data', () => {
     expect((await survey('/version')).json().version).not.toBe(before);
     const facets = (await survey('/facets', { search: 'written-else' })).json();
     expect(facets.count).toBe(1);
+  });
+});
+
+describe('pages of large sets', () => {
+  test('found along the order\'s index (a bitset, or SQLite\'s list) they are the pages the sorted set gives', async () => {
+    const file = path.join(app.dir, 'workspaces', 'default.sqlite3');
+    const other = openWorkspace({ file, instance: { name: 'pages', version: 'test', address: '127.0.0.1' }, adminToken: ADMIN_TOKEN });
+    try {
+      const { store, hosts: repository } = other.services;
+      // Each way on the same filters: the set sorted (never walked), walked with SQLite's list, walked
+      // with a bitset (made last: the connection's survey_member function is the last survey's).
+      const sorted = new HostSurvey(store, repository, { walkOrderAbove: Infinity, denseSetRatio: 1 });
+      const listed = new HostSurvey(store, repository, { walkOrderAbove: 5, denseSetRatio: 0 });
+      const dense = new HostSurvey(store, repository, { walkOrderAbove: 5, denseSetRatio: 1e9 });
+      const filters = [{ q: parseQFilter('host_id.in_home_net:false')! }, { search: 'alwaysopen' }, { search: '443' }, { q: parseQFilter('hits:>0')! }];
+      for (const filter of filters) {
+        for (const order of [{ key: 'last_seen', descending: true }, { key: 'hits', descending: false }, { key: 'ip', descending: true }] as const) {
+          const pages = (survey: HostSurvey) => [1, 2, 3].map((page) => survey.list(filter, order, page, 7)?.rows.map((r) => r.ip) ?? []);
+          const expected = pages(sorted);
+          expect(expected[0]!.length).toBeGreaterThan(0);
+          expect(pages(listed), JSON.stringify([filter, order])).toEqual(expected);
+          expect(pages(dense), JSON.stringify([filter, order])).toEqual(expected);
+        }
+      }
+    } finally {
+      other.close();
+    }
   });
 });
 

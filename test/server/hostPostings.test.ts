@@ -4,7 +4,7 @@
  * same sets (random sets, replayable by seed).
  */
 import { describe, expect, test } from 'vitest';
-import { bitsetOf, countIn, countUnionIn, pkSetOf } from '../../electron/server/store/hostPostings';
+import { bitsetOf, countIn, countUnionIn, pkSetOf, pksOf } from '../../electron/server/store/hostPostings';
 import { prng } from '../helpers/prng';
 
 function randomPks(random: () => number, maxPk: number, density: number): Int32Array {
@@ -29,6 +29,7 @@ describe('counting hosts of postings under a set', () => {
         expect(countIn(sets[i]!, of)).toBe([...pks].filter((pk) => inSet.has(pk)).length);
       });
       const union = new Set(postings.flatMap((pks) => [...pks]));
+      expect(pksOf(bitsetOf([...postings.flatMap((pks) => [...pks])].reverse(), maxPk))).toEqual([...union].sort((a, b) => a - b));
       expect(countUnionIn(sets, of)).toBe([...union].filter((pk) => inSet.has(pk)).length);
     }
   });

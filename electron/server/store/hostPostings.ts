@@ -21,6 +21,20 @@ export function bitsetOf(pks: Iterable<number>, maxPk: number): Uint32Array {
   return bits;
 }
 
+/** The pks of a bitset, in order. */
+export function pksOf(bits: Uint32Array): number[] {
+  const out: number[] = [];
+  for (let word = 0; word < bits.length; word++) {
+    let x = bits[word]!;
+    while (x !== 0) {
+      const low = x & -x;
+      out.push(word * 32 + 31 - Math.clz32(low));
+      x ^= low;
+    }
+  }
+  return out;
+}
+
 /** Sorted pks as a set, dense (a bitset) when that is smaller. */
 export function pkSetOf(pks: Int32Array, maxPk: number): PkSet {
   if (pks.length * 32 > maxPk) return { size: pks.length, bits: bitsetOf(pks, maxPk) };
