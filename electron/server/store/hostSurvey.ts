@@ -233,7 +233,7 @@ export class HostSurvey {
     const maxPk = Number(this.store.query('SELECT coalesce(max(pk), 0) FROM host_id').pluck().get());
     const found = bitsetOf(listed, maxPk);
     // Hosts waiting for the index: their identities say, not the index.
-    for (const host of this.dirtyHosts(undefined)) {
+    for (const host of index.waiting() ? this.dirtyHosts(undefined) : []) {
       const contains = hostContains(host.ip, JSON.parse(host.data) as JsonValue, needle);
       if (contains) found[host.pk >>> 5]! |= 1 << (host.pk & 31);
       else found[host.pk >>> 5]! &= ~(1 << (host.pk & 31));
@@ -242,10 +242,10 @@ export class HostSurvey {
     return { count: pks.length, pks: JSON.stringify(pks) };
   }
 
-  /** The hosts waiting for the index (of the set, if given). */
+  /** The hosts waiting for the index (of the set, if given): few, so they drive the join (CROSS JOIN keeps that order). */
   private dirtyHosts(set: MatchedHosts | undefined): { pk: number; ip: string; data: string }[] {
     const where = set ? `WHERE ${inSet('d.pk')}` : '';
-    return this.store.query(`SELECT h.pk AS pk, h.ip AS ip, h.data AS data FROM host_search_dirty d JOIN host_id h ON h.pk = d.pk ${where}`).all(...(set ? [set.pks] : [])) as {
+    return this.store.query(`SELECT h.pk AS pk, h.ip AS ip, h.data AS data FROM host_search_dirty d CROSS JOIN host_id h ON h.pk = d.pk ${where}`).all(...(set ? [set.pks] : [])) as {
       pk: number;
       ip: string;
       data: string;
