@@ -12,8 +12,7 @@ import { bucketLabel, facetQuery, FACET_BUCKETS, HOST_FACETS, portLabel, type Fa
 import { parseHostFilter, parseHostOrdering, type Facet, type HostRow, type HostSource } from '../../shared/app/hostSurvey';
 import { queryFields } from '../../shared/app/queryFields';
 import type { JsonObject, JsonValue } from '../../shared/resources';
-import type { MatchedHosts } from '../server/store/hostSearch';
-import type { HostSurvey, SurveyFilter, SurveyRow } from '../server/store/hostSurvey';
+import type { HostSurvey, SurveyFilter, SurveyRow, SurveySet } from '../server/store/hostSurvey';
 import type { WorkspaceHost } from '../workspaces/host';
 import { ok, type AppCall, type AppHandlers } from './appCall';
 
@@ -66,7 +65,7 @@ function hostRow(row: SurveyRow): HostRow {
   };
 }
 
-function facetOf(survey: HostSurvey, set: MatchedHosts | undefined, facet: FacetDeclaration): Facet {
+function facetOf(survey: HostSurvey, set: SurveySet | undefined, facet: FacetDeclaration): Facet {
   if (facet.kind === 'present') {
     const count = survey.hostsWithAny(set, facet.field);
     return { id: facet.id, label: facet.label, buckets: count === 0 ? [] : [{ value: 'true', label: facet.bucket, count, qfilter: facetQuery(facet, 'true') }], more: 0 };

@@ -17,6 +17,11 @@ import { foldText, hostContains } from '../../../shared/app/hostSubstring';
 import type { HostOrderKey, VisitChange } from '../../../shared/app/hostSurvey';
 import type { JsonValue } from '../../../shared/resources';
 import type { HostSearch, MatchedHosts, PathRow } from './hostSearch';
+
+/** The hosts of a filter: how many, their pks as a JSON list, and, when it was made as one, a bitset over pk. */
+export interface SurveySet extends MatchedHosts {
+  readonly bits?: Uint32Array;
+}
 import { bitsetOf, countIn, countUnionIn, pkSetOf, pksOf, PostingsCache, type PkSet } from './hostPostings';
 import type { Hosts } from './hosts';
 import { ReadCache, type Store } from './store';
@@ -141,7 +146,7 @@ function inSet(column: string): string {
 
 export class HostSurvey {
   /** The sets of recent filters, for the next pages and the counts that follow; emptied by any write. */
-  private readonly sets: ReadCache<string, MatchedHosts>;
+  private readonly sets: ReadCache<string, SurveySet>;
   /**
    * The facets' postings: an index kept in memory rather than an answer, so it is kept whatever
    * OUTPOST_READ_CACHE says (the first counts after a write read it again).
@@ -155,7 +160,7 @@ export class HostSurvey {
     private readonly hosts: Hosts,
     private readonly limits: PageLimits = PAGE_LIMITS,
   ) {
-    this.sets = store.register(new ReadCache<string, MatchedHosts>(16));
+    this.sets = store.register(new ReadCache<string, SurveySet>(16));
     this.postingsCache = store.register(new PostingsCache());
     store.defineFunction('survey_member', (pk: number) => {
       const word = this.member?.[pk >>> 5];
@@ -181,11 +186,11 @@ export class HostSurvey {
   // The filter's hosts
 
   /** The hosts under the filter (undefined: all of them), exact, kept until the next write. */
-  hostSet(filter: SurveyFilter): MatchedHosts | undefined {
+  hostSet(filter: SurveyFilter): SurveySet | undefined {
     const key = JSON.stringify([filter.q ?? null, filter.search ?? null, filter.visit ?? null, filter.visitChange ?? null]);
     const known = this.sets.get(key);
     if (known) return known;
-    const parts: MatchedHosts[] = [];
+    const parts: SurveySet[] = [];
     if (filter.q) parts.push(this.hosts.matched(filter.q));
     if (filter.search !== undefined) parts.push(this.containing(foldText(filter.search)));
     const visit = visitCondition(filter);
@@ -197,12 +202,12 @@ export class HostSurvey {
     return set;
   }
 
-  private setOfRows(sql: string, params: readonly SqlParam[]): MatchedHosts {
+  private setOfRows(sql: string, params: readonly SqlParam[]): SurveySet {
     const [count, pks] = this.store.queryOnce(`SELECT count(*), json_group_array(pk) FROM (SELECT DISTINCT pk FROM (${sql}))`, 'select host_id (visit)').raw().get(...params) as [number, string];
     return { count, pks };
   }
 
-  private intersect(a: MatchedHosts, b: MatchedHosts): MatchedHosts {
+  private intersect(a: SurveySet, b: SurveySet): SurveySet {
     if (a.count === 0) return a;
     const [count, pks] = this.store.query(`SELECT count(*), json_group_array(value) FROM json_each(?) WHERE ${inSet('value')}`).raw().get(a.pks, b.pks) as [number, string];
     return { count, pks };
@@ -214,7 +219,7 @@ export class HostSurvey {
    * says they are ASCII (the index's match is then the substring itself), else checked; an
    * address only when the needle could be part of one.
    */
-  private containing(needle: string): MatchedHosts {
+  private containing(needle: string): SurveySet {
     const { index } = this;
     const id = 'host_vocab_trigram.rowid';
     const checked = `instr((SELECT fold FROM host_vocab WHERE id = ${id}), $needle) > 0`;
@@ -239,11 +244,11 @@ export class HostSurvey {
       else found[host.pk >>> 5]! &= ~(1 << (host.pk & 31));
     }
     const pks = pksOf(found);
-    return { count: pks.length, pks: JSON.stringify(pks) };
+    return { count: pks.length, pks: JSON.stringify(pks), bits: found };
   }
 
   /** The hosts waiting for the index (of the set, if given): few, so they drive the join (CROSS JOIN keeps that order). */
-  private dirtyHosts(set: MatchedHosts | undefined): { pk: number; ip: string; data: string }[] {
+  private dirtyHosts(set: SurveySet | undefined): { pk: number; ip: string; data: string }[] {
     const where = set ? `WHERE ${inSet('d.pk')}` : '';
     return this.store.query(`SELECT h.pk AS pk, h.ip AS ip, h.data AS data FROM host_search_dirty d CROSS JOIN host_id h ON h.pk = d.pk ${where}`).all(...(set ? [set.pks] : [])) as {
       pk: number;
@@ -256,7 +261,7 @@ export class HostSurvey {
   // The list
 
   /** How many hosts a set (undefined: all) holds. */
-  count(set: MatchedHosts | undefined): number {
+  count(set: SurveySet | undefined): number {
     return set ? set.count : this.store.cachedCount('survey all', () => Number(this.store.query('SELECT count(*) FROM host_id').pluck().get()));
   }
 
@@ -284,7 +289,7 @@ export class HostSurvey {
       // sparser one in SQLite's own index of the list (many are, each looked up there).
       const maxPk = Number(this.store.query('SELECT coalesce(max(pk), 0) FROM host_id').pluck().get());
       if (set.count * this.limits.denseSetRatio >= maxPk) {
-        this.member = bitsetOf(JSON.parse(set.pks) as number[], maxPk);
+        this.member = set.bits ?? bitsetOf(JSON.parse(set.pks) as number[], maxPk);
         try {
           pks = ordered('survey_member(pk)', []);
         } finally {
@@ -415,10 +420,11 @@ export class HostSurvey {
    * How to count a posting under the filter: the hosts of the set that the index holds as they are
    * (a bitset), or, with no set, all of them less those waiting for the index.
    */
-  private counter(set: MatchedHosts | undefined, dirty: readonly number[]): { count(posting: PkSet): number; union(postings: readonly PkSet[]): number } {
+  private counter(set: SurveySet | undefined, dirty: readonly number[]): { count(posting: PkSet): number; union(postings: readonly PkSet[]): number } {
     const maxPk = this.maxPk();
     if (set) {
-      const within = bitsetOf(JSON.parse(set.pks) as number[], maxPk);
+      // A copy: the hosts waiting for the index are taken out of it.
+      const within = set.bits ? set.bits.slice(0, (maxPk >>> 5) + 1) : bitsetOf(JSON.parse(set.pks) as number[], maxPk);
       for (const pk of dirty) if (pk <= maxPk) within[pk >>> 5]! &= ~(1 << (pk & 31));
       return { count: (posting) => countIn(posting, within), union: (postings) => countUnionIn(postings, within) };
     }
@@ -441,7 +447,7 @@ export class HostSurvey {
    * The hosts of a set (undefined: all) by value of a field (`roles.name`), values equal once folded
    * counted as one, most hosts first: exact, the hosts waiting for the index read one by one.
    */
-  valueCounts(set: MatchedHosts | undefined, field: string): ValueCount[] {
+  valueCounts(set: SurveySet | undefined, field: string): ValueCount[] {
     if (set?.count === 0) return [];
     const dirty = this.dirtyPks();
     // The whole list is counted in the index itself until the postings are read (the first counts
@@ -504,7 +510,7 @@ export class HostSurvey {
   }
 
   /** How many hosts of a set (undefined: all) have any value at a field (`username.user`). */
-  hostsWithAny(set: MatchedHosts | undefined, field: string): number {
+  hostsWithAny(set: SurveySet | undefined, field: string): number {
     if (set?.count === 0) return 0;
     const dirty = this.dirtyPks();
     let count = !set && !this.postingsCache.any.has(field) ? this.wholeListDistinct(field, undefined, dirty.length > 0) : this.counter(set, dirty).count(this.anyPosting(field));
