@@ -47,6 +47,13 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/** How many pks a bitset holds. */
+export function bitCount(bits: Uint32Array): number {
+  let count = 0;
+  for (const word of bits) if (word !== 0) count += popcount(word);
+  return count;
+}
+
 /** How many of the set's hosts are in the bitset `of`. */
 export function countIn(set: PkSet, of: Uint32Array): number {
   let count = 0;

@@ -22,7 +22,22 @@ import type { HostSearch, MatchedHosts, PathRow } from './hostSearch';
 export interface SurveySet extends MatchedHosts {
   readonly bits?: Uint32Array;
 }
-import { bitsetOf, countIn, countUnionIn, pkSetOf, pksOf, PostingsCache, type PkSet } from './hostPostings';
+
+/** A set made as a bitset: its JSON list is written only if a statement needs it (a large search's page and counts do not). */
+class BitsetSet implements SurveySet {
+  private list: string | undefined;
+
+  constructor(
+    readonly bits: Uint32Array,
+    readonly count: number,
+  ) {}
+
+  get pks(): string {
+    this.list ??= JSON.stringify(pksOf(this.bits));
+    return this.list;
+  }
+}
+import { bitCount, bitsetOf, countIn, countUnionIn, pkSetOf, pksOf, PostingsCache, type PkSet } from './hostPostings';
 import type { Hosts } from './hosts';
 import { ReadCache, type Store } from './store';
 
@@ -209,6 +224,12 @@ export class HostSurvey {
 
   private intersect(a: SurveySet, b: SurveySet): SurveySet {
     if (a.count === 0) return a;
+    // A bitset keeps the other's pks that it holds (its own list is never written).
+    const bits = b.bits ?? a.bits;
+    if (bits) {
+      const kept = (JSON.parse((b.bits ? a : b).pks) as number[]).filter((pk) => ((bits[pk >>> 5] ?? 0) & (1 << (pk & 31))) !== 0);
+      return { count: kept.length, pks: JSON.stringify(kept) };
+    }
     const [count, pks] = this.store.query(`SELECT count(*), json_group_array(value) FROM json_each(?) WHERE ${inSet('value')}`).raw().get(a.pks, b.pks) as [number, string];
     return { count, pks };
   }
@@ -243,8 +264,7 @@ export class HostSurvey {
       if (contains) found[host.pk >>> 5]! |= 1 << (host.pk & 31);
       else found[host.pk >>> 5]! &= ~(1 << (host.pk & 31));
     }
-    const pks = pksOf(found);
-    return { count: pks.length, pks: JSON.stringify(pks), bits: found };
+    return new BitsetSet(found, bitCount(found));
   }
 
   /** The hosts waiting for the index (of the set, if given): few, so they drive the join (CROSS JOIN keeps that order). */
