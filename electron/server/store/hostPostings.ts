@@ -36,9 +36,9 @@ export function pksOf(bits: Uint32Array): number[] {
 }
 
 /** Sorted pks as a set, dense (a bitset) when that is smaller. */
-export function pkSetOf(pks: Int32Array, maxPk: number): PkSet {
+export function pkSetOf(pks: readonly number[] | Int32Array, maxPk: number): PkSet {
   if (pks.length * 32 > maxPk) return { size: pks.length, bits: bitsetOf(pks, maxPk) };
-  return { size: pks.length, pks };
+  return { size: pks.length, pks: pks instanceof Int32Array ? pks : Int32Array.from(pks) };
 }
 
 function popcount(x: number): number {

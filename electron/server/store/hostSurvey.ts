@@ -167,6 +167,8 @@ export class HostSurvey {
    * OUTPOST_READ_CACHE says (the first counts after a write read it again).
    */
   private readonly postingsCache: PostingsCache;
+  /** Each set's hosts as a bitset spanning the postings' pks (made once per set, for all its facets). */
+  private readonly setBits = new WeakMap<SurveySet, Uint32Array>();
   /** Read while a page of a large set is found (synchronously): the set as a bitset over pk. */
   private member: Uint32Array | undefined;
 
@@ -381,7 +383,7 @@ export class HostSurvey {
         .query(`SELECT t.value_id, json_group_array(t.pk) FROM host_term t WHERE ${range.sql} GROUP BY t.value_id`, 'select host_term (survey postings)')
         .raw()
         .all(...range.params) as [number, string][];
-      for (const [id, pks] of rows) values.set(id, pkSetOf(Int32Array.from(JSON.parse(pks) as number[]), maxPk));
+      for (const [id, pks] of rows) values.set(id, pkSetOf(JSON.parse(pks) as number[], maxPk));
     }
     this.postingsCache.values.set(field, values);
     return values;
@@ -399,7 +401,7 @@ export class HostSurvey {
         .query(`SELECT json_group_array(pk) FROM (${ranges.map((r) => `SELECT t.pk AS pk FROM host_term t WHERE ${r.sql}`).join(' UNION ')})`, 'select host_term (survey postings)')
         .pluck()
         .get(...ranges.flatMap((r) => r.params)) as string;
-      any = pkSetOf(Int32Array.from(JSON.parse(pks) as number[]), maxPk);
+      any = pkSetOf(JSON.parse(pks) as number[], maxPk);
     }
     this.postingsCache.any.set(field, any);
     return any;
@@ -443,9 +445,17 @@ export class HostSurvey {
   private counter(set: SurveySet | undefined, dirty: readonly number[]): { count(posting: PkSet): number; union(postings: readonly PkSet[]): number } {
     const maxPk = this.maxPk();
     if (set) {
-      // A copy: the hosts waiting for the index are taken out of it.
-      const within = set.bits ? set.bits.slice(0, (maxPk >>> 5) + 1) : bitsetOf(JSON.parse(set.pks) as number[], maxPk);
-      for (const pk of dirty) if (pk <= maxPk) within[pk >>> 5]! &= ~(1 << (pk & 31));
+      // The set as a bitset once for all the facets of a request; a copy less the hosts waiting for the index.
+      let bits = this.setBits.get(set);
+      if (!bits || bits.length !== (maxPk >>> 5) + 1) {
+        bits = set.bits?.length === (maxPk >>> 5) + 1 ? set.bits : bitsetOf(set.bits ? pksOf(set.bits) : (JSON.parse(set.pks) as number[]), maxPk);
+        this.setBits.set(set, bits);
+      }
+      let within = bits;
+      if (dirty.length > 0) {
+        within = bits.slice();
+        for (const pk of dirty) if (pk <= maxPk) within[pk >>> 5]! &= ~(1 << (pk & 31));
+      }
       return { count: (posting) => countIn(posting, within), union: (postings) => countUnionIn(postings, within) };
     }
     if (dirty.length === 0) {
