@@ -47,6 +47,16 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/** Add a set's hosts to a bitset (pks past its end are left out). */
+export function addTo(bits: Uint32Array, set: PkSet): void {
+  if (set.pks) {
+    for (const pk of set.pks) if (pk >>> 5 < bits.length) bits[pk >>> 5]! |= 1 << (pk & 31);
+    return;
+  }
+  const words = Math.min(bits.length, set.bits!.length);
+  for (let i = 0; i < words; i++) bits[i]! |= set.bits![i]!;
+}
+
 /** How many pks a bitset holds. */
 export function bitCount(bits: Uint32Array): number {
   let count = 0;
@@ -101,12 +111,17 @@ export class PostingsCache {
   readonly values = new Map<string, ReadonlyMap<number, PkSet>>();
   /** The hosts with any value, by field. */
   readonly any = new Map<string, PkSet>();
+  /** The hosts of values a search found that many hosts have, by value id, and how many pks they hold in all. */
+  readonly searched = new Map<number, PkSet>();
+  searchedPks = 0;
   /** The largest pk when they were read: every bitset spans it (-1: not read yet). */
   maxPk = -1;
 
   clear(): void {
     this.values.clear();
     this.any.clear();
+    this.searched.clear();
+    this.searchedPks = 0;
     this.maxPk = -1;
   }
 }

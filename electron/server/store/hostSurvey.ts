@@ -37,7 +37,7 @@ class BitsetSet implements SurveySet {
     return this.list;
   }
 }
-import { bitCount, bitsetOf, countIn, countUnionIn, pkSetOf, pksOf, PostingsCache, type PkSet } from './hostPostings';
+import { addTo, bitCount, bitsetOf, countIn, countUnionIn, pkSetOf, pksOf, PostingsCache, type PkSet } from './hostPostings';
 import type { Hosts } from './hosts';
 import { ReadCache, type Store } from './store';
 
@@ -123,15 +123,21 @@ const ORDER_SQL: Readonly<Record<HostOrderKey, string>> = {
   learned: learnedColumnsSql().visit,
 };
 
-/** How a page of a set is found (smaller in a test only, to reach every way with few hosts). */
-export interface PageLimits {
+/** How a page of a set is found and what a search keeps (smaller in a test only, to reach every way with few hosts). */
+export interface SurveyLimits {
   /** Past this many hosts, a page is found by walking the order's index and keeping the set's hosts. */
   readonly walkOrderAbove: number;
   /** A set of at least 1/this of the hosts is looked up in a bitset while the order's index is walked. */
   readonly denseSetRatio: number;
+  /** A search that finds at most this many values keeps those of many hosts (the others are read each time)… */
+  readonly searchKeptValues: number;
+  /** …those of at least this many hosts… */
+  readonly searchKeepFrom: number;
+  /** …while all kept hold at most this many pks. */
+  readonly searchKeptPks: number;
 }
 
-export const PAGE_LIMITS: PageLimits = { walkOrderAbove: 2000, denseSetRatio: 20 };
+export const SURVEY_LIMITS: SurveyLimits = { walkOrderAbove: 2000, denseSetRatio: 20, searchKeptValues: 1000, searchKeepFrom: 1000, searchKeptPks: 4_000_000 };
 
 const ASCII_TEXT = /^[\x01-\x7f]*$/;
 /** Characters of an address as stored (lower case): a search with another cannot be in one. */
@@ -175,7 +181,7 @@ export class HostSurvey {
   constructor(
     private readonly store: Store,
     private readonly hosts: Hosts,
-    private readonly limits: PageLimits = PAGE_LIMITS,
+    private readonly limits: SurveyLimits = SURVEY_LIMITS,
   ) {
     this.sets = store.register(new ReadCache<string, SurveySet>(16));
     this.postingsCache = store.register(new PostingsCache());
@@ -247,19 +253,45 @@ export class HostSurvey {
     const id = 'host_vocab_trigram.rowid';
     const checked = `instr((SELECT fold FROM host_vocab WHERE id = ${id}), $needle) > 0`;
     const accept = ASCII_TEXT.test(needle) ? `(${index.asciiOf(id)} OR ${checked})` : checked;
-    const sets = [`SELECT t.pk AS pk FROM host_vocab_trigram JOIN host_term t ON t.value_id = ${id} WHERE host_vocab_trigram MATCH $phrase AND ${accept}`];
-    // The addresses are scanned in their own index (a UNION would scan the table in pk order).
-    if (ADDRESS_TEXT.test(needle)) sets.push('SELECT pk FROM host_id WHERE instr(ip, $needle) > 0');
-    // The pks as SQLite lists them (a host once per value that matches), made distinct here: a
-    // bitset is quicker than SQL's DISTINCT on the 800,000 rows of a search most hosts match.
-    const listed = JSON.parse(
-      this.store
-        .query(`SELECT json_group_array(pk) FROM (${sets.join(' UNION ALL ')})`, 'select host_id (search)')
-        .pluck()
-        .get({ needle, phrase: ftsPhrase(needle) }) as string,
-    ) as number[];
-    const maxPk = Number(this.store.query('SELECT coalesce(max(pk), 0) FROM host_id').pluck().get());
-    const found = bitsetOf(listed, maxPk);
+    const candidates = this.store
+      .query(`SELECT json_group_array(${id}) FROM host_vocab_trigram WHERE host_vocab_trigram MATCH $phrase AND ${accept}`, 'select host_vocab (search)')
+      .pluck()
+      .get({ needle, phrase: ftsPhrase(needle) }) as string;
+    const maxPk = this.maxPk();
+    const found = new Uint32Array((maxPk >>> 5) + 1);
+    const ids = JSON.parse(candidates) as number[];
+    // The hosts of each value found, as SQLite lists them (a host once per value), made distinct in
+    // a bitset. A few values (a search most hosts match is usually one of a few values: a user
+    // agent, a domain) keep their hosts until the next write when they have many, as the facets'
+    // postings do: the next keystroke finds them again.
+    const { searched } = this.postingsCache;
+    const missing = ids.length <= this.limits.searchKeptValues ? ids.filter((valueId) => !searched.has(valueId)) : ids;
+    if (missing.length > 0) {
+      const byValue = ids.length <= this.limits.searchKeptValues;
+      const rows = this.store
+        .query(
+          byValue
+            ? `SELECT t.value_id, json_group_array(t.pk) FROM host_term t WHERE ${inSet('t.value_id')} GROUP BY t.value_id`
+            : `SELECT NULL, json_group_array(t.pk) FROM host_term t WHERE ${inSet('t.value_id')}`,
+          'select host_term (search)',
+        )
+        .raw()
+        .all(JSON.stringify(missing)) as [number | null, string][];
+      for (const [valueId, pks] of rows) {
+        const posting = pkSetOf(JSON.parse(pks) as number[], maxPk);
+        addTo(found, posting);
+        if (valueId !== null && posting.size >= this.limits.searchKeepFrom && this.postingsCache.searchedPks + posting.size <= this.limits.searchKeptPks) {
+          searched.set(valueId, posting);
+          this.postingsCache.searchedPks += posting.size;
+        }
+      }
+    }
+    if (ids.length <= this.limits.searchKeptValues) for (const valueId of ids) if (searched.has(valueId)) addTo(found, searched.get(valueId)!);
+    // The addresses are scanned in their own index.
+    if (ADDRESS_TEXT.test(needle)) {
+      const pks = this.store.query('SELECT json_group_array(pk) FROM host_id WHERE instr(ip, ?) > 0', 'select host_id (search)').pluck().get(needle) as string;
+      addTo(found, pkSetOf(JSON.parse(pks) as number[], maxPk));
+    }
     // Hosts waiting for the index: their identities say, not the index.
     for (const host of index.waiting() ? this.dirtyHosts(undefined) : []) {
       const contains = hostContains(host.ip, JSON.parse(host.data) as JsonValue, needle);
