@@ -276,7 +276,7 @@ export class HostSurvey {
           'select host_term (search)',
         )
         .raw()
-        .all(JSON.stringify(missing)) as [number | null, string][];
+        .all(missing === ids ? candidates : JSON.stringify(missing)) as [number | null, string][];
       for (const [valueId, pks] of rows) {
         const posting = pkSetOf(JSON.parse(pks) as number[], maxPk);
         addTo(found, posting);
