@@ -111,12 +111,18 @@ function valuesAt(value: JsonValue | undefined, keys: readonly string[]): string
   return valuesAt((value as JsonObject)[keys[0]!], keys.slice(1));
 }
 
+/** The addresses present after each import, in the order made: what each import brought is worked out from them. */
+const presentAfter: string[][] = [];
+
 beforeAll(async () => {
   app = await startAppServer();
   await uploadEve(AD_LOG);
+  presentAfter.push((await apiHosts()).map((h) => h.ip));
   await uploadEve(DOMAIN_LOG);
+  presentAfter.push((await apiHosts()).map((h) => h.ip));
   expect((await app.api.post('/rest/appliances/host_id/import/', HOST_FILE)).status).toBe(201);
   hosts = await apiHosts();
+  presentAfter.push(hosts.map((h) => h.ip));
 }, 60_000);
 afterAll(() => app.close());
 
@@ -129,8 +135,9 @@ describe('the list', () => {
       const host = hosts.find((h) => h.ip === row.ip)!;
       expect(row.host_id).toEqual(host.host_id);
       expect(row.hits).toBe(host.hits);
-      // Not yet recorded: the import that first brought a host (issue 24 §2).
-      expect(row.learned).toEqual({ visit: null, at: null });
+      // The import that first brought it (issue 24 §2): one of the three, with when it ended.
+      expect(row.learned.visit).toBeGreaterThan(0);
+      expect(row.learned.at).toMatch(/^\d{4}-\d\d-\d\dT/);
     }
     const source = (ip: string) => body.results.find((r: { ip: string }) => r.ip === ip).source;
     expect(source('172.17.0.7')).toBe('both');
@@ -162,9 +169,26 @@ describe('the list', () => {
   test('other parameters checked: a short search, an unknown ordering, an import that is not', async () => {
     expect((await survey('', { search: 'je' })).status).toBe(400);
     expect((await survey('', { ordering: 'data' })).status).toBe(400);
-    const visit = await survey('', { visit: '3' });
+    const visit = await survey('', { visit: '999' });
     expect(visit.status).toBe(400);
     expect(visit.json().detail).toMatch(/no such import/);
+  });
+
+  test('new in an import: the hosts it brought (present after it, not before); changed by it includes them; ordered by when Outpost learned of them', async () => {
+    const visits = (await app.api.get('/app/hosts/visits')).json().results as { pk: number; kind: string }[];
+    // Newest first: the host file, then the two EVE logs.
+    const [hostFile, domain, ad] = visits.map((v) => v.pk);
+    expect(visits.map((v) => v.kind)).toEqual(['host_file', 'eve', 'eve']);
+    const brought = (after: number) => presentAfter[after]!.filter((ip) => after === 0 || !presentAfter[after - 1]!.includes(ip)).sort();
+    expect(brought(1).length).toBeGreaterThan(0);
+    for (const [pk, after] of [[ad, 0], [domain, 1], [hostFile, 2]] as const) {
+      expect((await listedIps({ visit: String(pk), visit_change: 'new' })).sort()).toEqual(brought(after));
+      const changed = await listedIps({ visit: String(pk), visit_change: 'changed' });
+      expect(changed).toEqual(expect.arrayContaining(brought(after)));
+    }
+    const byLearned = (await survey('', { ordering: 'learned', page_size: '1000' })).json().results as { ip: string; learned: { visit: number } }[];
+    expect(byLearned.map((r) => r.learned.visit)).toEqual([...byLearned.map((r) => r.learned.visit)].sort((a, b) => a - b));
+    expect(byLearned.filter((r) => r.learned.visit === ad).map((r) => r.ip).sort()).toEqual(brought(0));
   });
 });
 

@@ -40,6 +40,7 @@ class BitsetSet implements SurveySet {
 import { addTo, bitCount, bitsetOf, countIn, countUnionIn, pkSetOf, pksOf, PostingsCache, type PkSet } from './hostPostings';
 import type { Hosts } from './hosts';
 import { ReadCache, type Store } from './store';
+import { visitHostSet } from './visits';
 
 export interface SurveyFilter {
   readonly q?: QueryNode;
@@ -93,24 +94,20 @@ type SqlParam = string | number;
 // `visitHostSet(visitPk, change)` exist. Until then no import is known: no host has a `learned`, and
 // a `visit` filter is refused (surveyRoutes.ts: 400 "no such import").
 
-/**
- * The import or pull that first brought a host (its pk) and when it ended (µs), as columns of
- * `host_id`: none recorded yet. Wired: `{ visit: 'host_id.learned', at: '(SELECT finished FROM
- * host_visit WHERE pk = host_id.learned)' }`.
- */
+/** When Outpost learned of a host: the visit that first brought it (`host_id.learned`, migration 010) and when that visit ended. */
 function learnedColumnsSql(): { readonly visit: string; readonly at: string } {
-  return { visit: 'NULL', at: 'NULL' };
+  return { visit: 'host_id.learned', at: '(SELECT v.finished FROM host_visit v WHERE v.pk = host_id.learned)' };
 }
 
-/** The hosts of the filter's import, new in it or changed by it, as a SELECT of pks. Wired: `visitHostSet(filter.visit, filter.visitChange ?? 'changed')`. */
-function visitCondition(filter: SurveyFilter): { readonly sql: string; readonly params: readonly SqlParam[] } | undefined {
+/** The hosts of the filter's import, new in it or changed by it (`changed` unless said), as a SELECT of pks (store/visits.ts). */
+function visitCondition(filter: SurveyFilter): { readonly sql: string; readonly params: Readonly<Record<string, SqlParam>> } | undefined {
   if (filter.visit === undefined) return undefined;
-  return { sql: 'SELECT pk FROM host_id WHERE 0', params: [] };
+  return visitHostSet(filter.visit, filter.visitChange ?? 'changed');
 }
 
-/** A row when an import or pull of pk `?` exists: never yet. Wired: `SELECT 1 FROM host_visit WHERE pk = ?`. */
+/** A row when the import or pull of pk `?` exists. */
 function visitExistsSql(): string {
-  return 'SELECT 1 WHERE 0 AND ? IS NOT NULL';
+  return 'SELECT 1 FROM host_visit WHERE pk = ?';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,7 +117,7 @@ const ORDER_SQL: Readonly<Record<HostOrderKey, string>> = {
   hits: 'hits',
   first_seen: 'first_seen',
   last_seen: 'last_seen',
-  learned: learnedColumnsSql().visit,
+  learned: 'learned',
 };
 
 /** How a page of a set is found and what a search keeps (smaller in a test only, to reach every way with few hosts). */
@@ -225,8 +222,8 @@ export class HostSurvey {
     return set;
   }
 
-  private setOfRows(sql: string, params: readonly SqlParam[]): SurveySet {
-    const [count, pks] = this.store.queryOnce(`SELECT count(*), json_group_array(pk) FROM (SELECT DISTINCT pk FROM (${sql}))`, 'select host_id (visit)').raw().get(...params) as [number, string];
+  private setOfRows(sql: string, params: Readonly<Record<string, SqlParam>>): SurveySet {
+    const [count, pks] = this.store.queryOnce(`SELECT count(*), json_group_array(pk) FROM (SELECT DISTINCT pk FROM (${sql}))`, 'select host_id (visit)').raw().get(params) as [number, string];
     return { count, pks };
   }
 
