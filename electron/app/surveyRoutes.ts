@@ -9,7 +9,7 @@ import { MESSAGES } from '../../shared/api/messages';
 import { parseQFilter, QueryError, type QueryNode } from '../../shared/api/qfilter';
 import { formatDateTime } from '../../shared/api/datetime';
 import { bucketLabel, facetQuery, FACET_BUCKETS, HOST_FACETS, portLabel, type FacetDeclaration } from '../../shared/app/hostFacets';
-import { parseHostFilter, parseHostOrdering, type Facet, type HostRow, type HostSource } from '../../shared/app/hostSurvey';
+import { parseHostFilter, parseHostOrdering, type Facet, type HostFilter, type HostRow, type HostSource } from '../../shared/app/hostSurvey';
 import { queryFields } from '../../shared/app/queryFields';
 import type { JsonObject, JsonValue } from '../../shared/resources';
 import type { HostSurvey, SurveyFilter, SurveyRow, SurveySet } from '../server/store/hostSurvey';
@@ -29,6 +29,11 @@ const LABEL_SAMPLE = 20;
 function filterOf(call: AppCall, survey: HostSurvey): SurveyFilter {
   const parsed = parseHostFilter((name) => call.query(name));
   if ('error' in parsed) throw ApiError.detail(400, parsed.error);
+  return surveyFilter(parsed, survey);
+}
+
+/** A filter as the survey's store takes it: its query parsed, its import known (400 otherwise); the list, its exports and the report read it so. */
+export function surveyFilter(parsed: HostFilter, survey: HostSurvey): SurveyFilter {
   let q: QueryNode | undefined;
   try {
     q = parsed.q === undefined ? undefined : parseQFilter(parsed.q);
