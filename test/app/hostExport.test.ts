@@ -85,7 +85,8 @@ describe('CSV', () => {
 
   test('under any filter of the list (query, search, import), the CSV holds the rows the survey list shows, with the same source and learned', async () => {
     const visit = (await server.api.get('/app/hosts/visits')).json().results[0].pk as number;
-    for (const filter of [{ q: 'hits:>5' }, { search: 'example' }, { visit: String(visit), visit_change: 'new' }]) {
+    const filters: Record<string, string>[] = [{ q: 'hits:>5' }, { search: 'example' }, { visit: String(visit), visit_change: 'new' }];
+    for (const filter of filters) {
       const query = new URLSearchParams({ ...filter, ordering: 'ip' }).toString();
       const listed = (await server.api.get(`/app/hosts?${query}&page_size=1000`)).json().results as { ip: string; source: string; learned: { at: string | null } }[];
       const reply = await request(server.url, 'GET', `/app/hosts/export/csv?${query}&columns=source,learned`, { token: ADMIN_TOKEN });
