@@ -286,7 +286,7 @@ describe('host lookup and history in the browser', () => {
     expect(hashParam('search')).toBe('acme.local');
     await page.reload();
     await listCount('4 rows');
-    expect(await knownHostRows().first().textContent()).toMatch(/^10\.20\.1\.2dc01\.acme\.local0/);
+    expect(await knownHostRows().first().textContent()).toMatch(/^10\.20\.1\.2dc01\.acme\.local/);
 
     // The seen-in window: last seen on or after its first day, first seen on or before its last.
     await open('#/hosts');

@@ -131,7 +131,14 @@ export function HostsScreen() {
   const path = `/${route.segments.map(encodeURIComponent).join('/')}`;
   const onParams = useCallback((next: Record<string, string>) => navigate(href(path, next), { replace: true }), [path]);
   const open = (ip: string) => navigate(href(`/hosts/${encodeURIComponent(ip)}`, params));
-  const toggle = (p: Panel) => setPanel((v) => (v === p ? undefined : p));
+  // What was asked for last comes first in the detail pane: a host picked while the imports are
+  // open shows above them, the Changes view opened while a host is shown above the host.
+  const [hostFirst, setHostFirst] = useState(true);
+  useEffect(() => setHostFirst(true), [address]);
+  const toggle = (p: Panel) => {
+    setHostFirst(false);
+    setPanel((v) => (v === p ? undefined : p));
+  };
   const chips = chipsOf(params);
   const onChip = (qfilter: string) => onParams(toggledChip(params, qfilter));
   const onVisit = (visit: Visit, change: VisitChange) => onParams({ ...params, visit: String(visit.pk), visit_change: change });
@@ -154,6 +161,23 @@ export function HostsScreen() {
   };
   const activeCount = SURVEY_FILTERS.filter((name) => (params[name] ?? '') !== '').length;
   const columnsShown: readonly HostColumnId[] = columnIds;
+
+  const panelView = (
+    <>
+      {panel === 'eve' && <EveImport onClose={() => setPanel(undefined)} onImported={onImported} />}
+      {panel === 'hosts' && <HostImport onClose={() => setPanel(undefined)} onImported={onImported} />}
+      {panel === 'visits' && <VisitsPanel version={version} onFilter={onVisit} onClose={() => setPanel(undefined)} />}
+      {panel === 'changes' && <ChangesPanel version={version} onClose={() => setPanel(undefined)} />}
+    </>
+  );
+  const hostView =
+    checked === undefined ? null : 'error' in checked ? (
+      <p className="notice error" role="alert">
+        {checked.error}
+      </p>
+    ) : (
+      <HostView key={`${checked.ip}#${imports}#${version ?? ''}`} ip={checked.ip} actions={<OpenOnCentral ip={checked.ip} />} />
+    );
 
   return (
     <div className={`screen split hosts-screen${detail === undefined ? ' no-detail' : ''}`}>
@@ -215,18 +239,9 @@ export function HostsScreen() {
       </section>
       {detail !== undefined && (
         <div className="detail-pane" ref={pane}>
-          {panel === 'eve' && <EveImport onClose={() => setPanel(undefined)} onImported={onImported} />}
-          {panel === 'hosts' && <HostImport onClose={() => setPanel(undefined)} onImported={onImported} />}
-          {panel === 'visits' && <VisitsPanel version={version} onFilter={onVisit} onClose={() => setPanel(undefined)} />}
-          {panel === 'changes' && <ChangesPanel version={version} onClose={() => setPanel(undefined)} />}
-          {checked !== undefined &&
-            ('error' in checked ? (
-              <p className="notice error" role="alert">
-                {checked.error}
-              </p>
-            ) : (
-              <HostView key={`${checked.ip}#${imports}#${version ?? ''}`} ip={checked.ip} actions={<OpenOnCentral ip={checked.ip} />} />
-            ))}
+          {!hostFirst && panelView}
+          {hostView}
+          {hostFirst && panelView}
         </div>
       )}
     </div>
