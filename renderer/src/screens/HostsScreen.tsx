@@ -71,18 +71,33 @@ function useHostsVersion(list: StoreApi<PagedListState>): string | undefined {
   return version;
 }
 
-/** Resolves once the list has its first page for the parameters now (the counts come after the rows). */
+/**
+ * How long the filter must stay the same, once its rows are in, before its counts are asked for:
+ * a search typed key by key asks for a list at each key, and the counts (the costlier read) only
+ * once the typing pauses, so that they never hold up the next key's rows.
+ */
+const FACETS_SETTLE_MS = 300;
+
+/** Resolves once the list has its first page for the parameters now and a moment has passed (the counts come after the rows). */
 function rowsFirst(list: StoreApi<PagedListState>, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const ready = (s: PagedListState) => s.count !== undefined || s.error !== undefined;
-    if (ready(list.getState())) return resolve();
+    let timer: number | undefined;
+    const settle = () => {
+      timer = window.setTimeout(resolve, FACETS_SETTLE_MS);
+    };
     const stop = list.subscribe((s) => {
-      if (!ready(s)) return;
+      if (!ready(s) || timer !== undefined) return;
       stop();
-      resolve();
+      settle();
     });
+    if (ready(list.getState())) {
+      stop();
+      settle();
+    }
     signal.addEventListener('abort', () => {
       stop();
+      window.clearTimeout(timer);
       reject(new DOMException('aborted', 'AbortError'));
     });
   });
