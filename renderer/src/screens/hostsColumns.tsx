@@ -30,11 +30,11 @@ const LAYOUT: Readonly<Record<HostColumnId, { width: string; priority?: number }
   user_agents: { width: 'minmax(10rem, 1.5fr)', priority: 3 },
   ssh_clients: { width: 'minmax(8rem, 1fr)', priority: 3 },
   networks: { width: 'minmax(7rem, 1fr)', priority: 3 },
-  first_seen: { width: '12rem', priority: 1 },
-  last_seen: { width: '12rem' },
+  first_seen: { width: '13.25rem', priority: 1 },
+  last_seen: { width: '13.25rem' },
   hits: { width: '3.75rem', priority: 2 },
   source: { width: '7.5rem', priority: 3 },
-  learned: { width: '12rem', priority: 1 },
+  learned: { width: '13.25rem', priority: 1 },
 };
 
 const SORTS: Partial<Record<HostColumnId, string>> = { ip: 'ip', hits: 'hits', first_seen: 'first_seen', last_seen: 'last_seen', learned: 'learned' };
