@@ -42,7 +42,7 @@ const node = await build({
   format: 'cjs',
   target: 'node20',
   sourcemap: 'linked',
-  external: ['better-sqlite3', 'electron'],
+  external: ['better-sqlite3', 'electron', 'playwright-core'],
   logLevel: quiet ? 'warning' : 'info',
 });
 writeChanged(node.outputFiles);

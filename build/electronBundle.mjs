@@ -38,7 +38,7 @@ export async function bundleElectron({ root, quiet = false }) {
       },
       platform: 'node',
       target: NODE_TARGET,
-      external: ['electron', 'better-sqlite3'],
+      external: ['electron', 'better-sqlite3', 'playwright-core'],
     }),
     build({
       ...common,

@@ -1,5 +1,5 @@
 /** One call of an `/app/` route, as its handler sees it, and the handlers' table type. */
-import type { AppAnswer, AppRouteName } from '../../shared/app/routes';
+import type { AppAnswer, AppRouteName, FileAnswer } from '../../shared/app/routes';
 import type { JsonObject } from '../../shared/resources';
 import type { ApiRequest } from '../server/http/types';
 import type { UserRecord } from '../server/store/users';
@@ -14,10 +14,25 @@ export class JsonBytes<T> {
   constructor(readonly bytes: Uint8Array) {}
 }
 
-/** A route's answer: its status, the body its type in shared/app/routes.ts says (or its JSON bytes), extra headers. */
+/**
+ * A file answer (`FileAnswer<M>` in shared/app/routes.ts): its bytes produced a chunk at a time as
+ * the client takes them (a CSV of a million hosts is never whole in memory). The chunks are made
+ * when the answer is sent, not before: a generator's work starts with its first chunk.
+ */
+export class StreamedBytes<M extends string> {
+  constructor(
+    readonly mediaType: M,
+    readonly chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  ) {}
+}
+
+/** What a handler gives for an answer type: the JSON value (or its bytes), or the streamed file. */
+export type AnswerBody<A> = A extends FileAnswer<infer M> ? StreamedBytes<M> : A | JsonBytes<A>;
+
+/** A route's answer: its status, the body its type in shared/app/routes.ts says (or its JSON bytes, or a file streamed), extra headers. */
 export interface Answer<N extends AppRouteName = AppRouteName> {
   readonly status: number;
-  readonly body: AppAnswer<N> | JsonBytes<AppAnswer<N>>;
+  readonly body: AnswerBody<AppAnswer<N>>;
   readonly headers?: Record<string, string | readonly string[]>;
 }
 
@@ -36,6 +51,6 @@ export type AppHandler<N extends AppRouteName> = (call: AppCall, params: Readonl
 export type AppHandlers = { readonly [N in AppRouteName]: AppHandler<N> };
 
 /** A 200 answer of route `N`. */
-export function ok<N extends AppRouteName>(body: AppAnswer<N>): Answer<N> {
+export function ok<N extends AppRouteName>(body: AnswerBody<AppAnswer<N>>): Answer<N> {
   return { status: 200, body };
 }

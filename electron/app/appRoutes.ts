@@ -19,7 +19,8 @@ import { jsonResponse, SECURITY_HEADERS } from '../server/http/responses';
 import { isManager, type UserRecord } from '../server/store/users';
 import { setCookie, setCookieHeaders } from '../server/views/login';
 import { appRoleFor, matchAppRoute, type AppStatus, type WorkspaceList } from '../../shared/app/routes';
-import { JsonBytes, ok, type AppCall, type AppHandlers, type Answer } from './appCall';
+import { JsonBytes, StreamedBytes, ok, type AppCall, type AppHandlers, type Answer } from './appCall';
+import { exportHandlers } from './exportRoutes';
 import { historyHandlers } from './historyRoutes';
 import { hostHandlers } from './hostRoutes';
 import { surveyHandlers } from './surveyRoutes';
@@ -36,8 +37,18 @@ function nameIn(body: JsonObject): string {
   return name.trim();
 }
 
+/** Chunks as the adapter takes a streamed body. */
+async function* streamOf(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  yield* chunks;
+}
+
 /** An answer, or an error of the kinds the app's routes throw, in the API's shapes. */
 function responseOf(answer: Answer): ApiResponse {
+  if (answer.body instanceof StreamedBytes) {
+    const { mediaType, chunks } = answer.body;
+    const type = mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType;
+    return { status: answer.status, body: null, stream: streamOf(chunks), headers: { 'Content-Type': type, ...SECURITY_HEADERS, 'Cache-Control': 'no-store', ...(answer.headers ?? {}) } };
+  }
   if (answer.body instanceof JsonBytes) {
     const { bytes } = answer.body;
     const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -130,6 +141,7 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     ...historyHandlers(host),
     ...surveyHandlers(host),
     ...visitHandlers(host),
+    ...exportHandlers(host, info.version),
   };
 
   return (req) => {

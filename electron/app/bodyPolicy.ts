@@ -15,6 +15,7 @@
  * the answer it gives with the body: on those paths it never reads one. Should it try (credentials
  * that appeared in between), the withheld body is refused with a 400, never taken as `{}`.
  */
+import { createHash } from 'node:crypto';
 import { ApiError } from '../../shared/api/errors';
 import type { ImportName } from '../../shared/api/imports';
 import type { OpenedWorkspace } from '../workspaces/openWorkspace';
@@ -86,9 +87,10 @@ function callerOf(head: RequestHead, target: BodyPolicyTarget): UserRecord | und
 
 function prepareImportRequest(name: ImportName): (req: ApiRequest) => Promise<ApiRequest> {
   return async (req) => {
+    const bodyDigest = { size: req.body.length, sha256: createHash('sha256').update(req.body).digest('hex') };
     const prepared = await prepareImportBody({ name, contentType: req.headers['content-type'], body: req.body });
     // The bytes may have moved to the worker: the handler reads `prepared`, never `body`.
-    return { ...req, body: BODY_WITHHELD, prepared };
+    return { ...req, body: BODY_WITHHELD, prepared, bodyDigest };
   };
 }
 

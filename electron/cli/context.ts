@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseJsonBytes } from '../../shared/api/pythonJson';
 import type { JsonValue } from '../../shared/resources';
@@ -79,6 +81,11 @@ export function instanceFor(host: string): Instance {
 
 /** A JSON file given on the command line, parsed; a clear error when it cannot be read or parsed. */
 export function readJsonFile(file: string): JsonValue {
+  return readJsonFileBytes(file).value;
+}
+
+/** A JSON file's value and its bytes' size and SHA-256 (what a host import's visit names it by). */
+export function readJsonFileBytes(file: string): { value: JsonValue; size: number; sha256: string } {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -87,5 +94,16 @@ export function readJsonFile(file: string): JsonValue {
   }
   const parsed = parseJsonBytes(bytes);
   if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.reason}`);
-  return parsed.value;
+  return { value: parsed.value, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** Who runs the outpost command, as a visit records it: `cli:<the system's user name>`. */
+export function cliUser(): string {
+  let name = process.env.USER ?? process.env.USERNAME ?? '';
+  try {
+    name = os.userInfo().username;
+  } catch {
+    // no entry for this uid (a container): the environment's name, if any
+  }
+  return `cli:${name.slice(0, 64) || 'unknown'}`;
 }

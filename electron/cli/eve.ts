@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EveImportError, fileSources, importEve, type EveProgress, type EveSummary } from '../workspaces/eveImport';
 import { openWorkspace } from '../workspaces/openWorkspace';
 import { withFile } from '../server/store/storageErrors';
-import { instanceFor, locateWorkspace, parseCommand } from './context';
+import { cliUser, instanceFor, locateWorkspace, parseCommand } from './context';
 import { line, type Line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 
@@ -98,6 +98,7 @@ export async function importEveCommand(args: readonly string[], out: Output): Pr
         summary = await importEve(workspace.services, {
           sources,
           ignored,
+          visitUser: cliUser(),
           ...(first && values['home-net'] !== undefined ? { homeNets: values['home-net'] } : {}),
           signal: stop.signal,
           ...(progress ? { onProgress: (p: EveProgress) => progress.show(progressLine(p, startedAt)) } : {}),

@@ -5,7 +5,7 @@ import { importEntries } from '../server/handlers/imports';
 import { threatImport } from '../server/handlers/threats';
 import { withFile } from '../server/store/storageErrors';
 import { openWorkspace } from '../workspaces/openWorkspace';
-import { instanceFor, locateWorkspace, parseCommand, readJsonFile } from './context';
+import { cliUser, instanceFor, locateWorkspace, parseCommand, readJsonFileBytes } from './context';
 import { CliError, joined, jsonWords, line, type Line, type Output } from './output';
 import { COMMON_OPTIONS, defineCommand } from './usage';
 
@@ -33,7 +33,7 @@ export const IMPORT_THREATS = defineCommand({
 export function importCommand(which: 'hosts' | 'threats', args: readonly string[], out: Output): number {
   const { values, positionals } = parseCommand(args, which === 'hosts' ? IMPORT_HOSTS : IMPORT_THREATS);
   const file = positionals[0]!;
-  const value = readJsonFile(file);
+  const { value, size, sha256 } = readJsonFileBytes(file);
   const location = locateWorkspace(values);
   const workspace = openWorkspace({ file: location.file, instance: instanceFor('127.0.0.1') });
   try {
@@ -42,7 +42,7 @@ export function importCommand(which: 'hosts' | 'threats', args: readonly string[
     const comment = values.comment ?? null;
     const count =
       which === 'hosts'
-        ? importEntries(workspace.services, hostImport, value, actor, comment)
+        ? importEntries(workspace.services, hostImport, value, actor, comment, { file: { name: file, size, sha256, from: 0, lines: 0 }, who: cliUser() })
         : importEntries(workspace.services, threatImport, value, actor, comment);
     out.line(line`imported ${count} ${which === 'hosts' ? 'host identities' : 'threats'} into workspace "${location.workspace}"`);
     return 0;

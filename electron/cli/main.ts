@@ -8,7 +8,9 @@ import { DataFolderError } from '../workspaces/dataFolder';
 import { EXPORT, IMPORT_BUNDLE, exportCommand, importBundleCommand } from './bundles';
 import { VERSION } from './context';
 import { IMPORT_EVE, importEveCommand } from './eve';
+import { HOSTS, hostsCommand } from './hosts';
 import { IMPORT_HOSTS, IMPORT_THREATS, importCommand } from './imports';
+import { REPORT, reportCommand } from './report';
 import { REMOTE, WORKSPACE, remoteCommand, workspaceCommand } from './remotes';
 import { CONFLICTS, OUTBOX, RESOLVE, SYNC, conflictsCommand, outboxCommand, resolveCommand, syncCommand } from './sync';
 import { SERVE, serve } from './serve';
@@ -42,8 +44,10 @@ export const COMMANDS: readonly Command[] = [
   { help: IMPORT_HOSTS, run: (args, out) => importCommand('hosts', args, out) },
   { help: IMPORT_THREATS, run: (args, out) => importCommand('threats', args, out) },
   { help: IMPORT_EVE, run: importEveCommand },
+  { help: HOSTS, run: hostsCommand },
   { help: EXPORT, run: exportCommand },
   { help: IMPORT_BUNDLE, run: importBundleCommand },
+  { help: REPORT, run: reportCommand },
   { help: REMOTE, run: remoteCommand },
   { help: WORKSPACE, run: workspaceCommand },
   { help: SYNC, run: syncCommand },

@@ -215,6 +215,7 @@ export class SyncEngine {
         ...(this.options.pageSize === undefined ? {} : { pageSize: this.options.pageSize }),
         ...(this.options.concurrency === undefined ? {} : { concurrency: this.options.concurrency }),
         allowMassDelete: options.allowMassDelete ?? false,
+        ...(options.user ? { user: options.user.username } : {}),
         stopped: () => this.stopping,
         onProgress: (p: PullProgress) => this.report({ phase: 'pull', done: p.received, total: p.count, endpoint: p.endpoint }),
       });

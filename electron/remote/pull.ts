@@ -9,6 +9,7 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { JsonObject, JsonValue } from '../../shared/resources';
 import { checkHostEntry } from '../../shared/api/hostIdentity';
 import { hostRecordOf } from '../../shared/api/imports';
+import type { VisitRecording } from '../server/store/visits';
 import { canonical } from '../../shared/sync/merge';
 import { isMassDelete, remainingPages } from '../../shared/sync/pullPlan';
 import type { Outbox } from '../server/store/outbox';
@@ -35,6 +36,8 @@ export interface PullOptions {
   readonly onProgress?: (progress: PullProgress) => void;
   /** Checked between pages: true stops the pull there (the workspace is closing). */
   readonly stopped?: () => boolean;
+  /** Who asked, as the pull's visit records it (store/visits.ts). */
+  readonly user?: string;
 }
 
 export interface EndpointPull {
@@ -139,6 +142,11 @@ export class Puller {
   private readonly outbox: Outbox;
 
   private stopped: () => boolean = () => false;
+  /**
+   * The pull as a visit: made by the first page that changes a host, each page's part written in
+   * that page's transaction (a pull stopped midway keeps the visit of what it wrote).
+   */
+  private visit: VisitRecording | undefined;
 
   constructor(
     private readonly services: Services,
@@ -154,7 +162,13 @@ export class Puller {
     if (endpoint === 'host_id') {
       // A host is unchanged when its central part is exactly what the central server sends now.
       const entry = checkHostEntry(object);
-      return entry.ok && this.services.hosts.sameCentral(hostRecordOf(entry.entry));
+      if (!entry.ok) return false;
+      const record = hostRecordOf(entry.entry);
+      if (!this.services.hosts.sameCentral(record)) return false;
+      // Seen by this pull, though unchanged: "not seen since" counts it as seen.
+      const pk = this.visit && this.services.hosts.pkOf(record.ip);
+      if (pk !== undefined) this.visit!.seen.add(pk);
+      return true;
     }
     if (typeof object.pk !== 'number' || endpoint === 'history') return false;
     const before = this.mirror.base(endpoint, object.pk);
@@ -176,6 +190,14 @@ export class Puller {
       if (before === undefined || before !== this.mirror.localState(endpoint, pk!)) changed++;
     }
     return changed;
+  }
+
+  /** A write of hosts noted in the pull's visit, whose part is written in the same transaction. */
+  private recorded<T>(hosts: boolean, write: () => T): T {
+    if (!hosts || !this.visit) return write();
+    const result = this.services.hosts.recordingInto(this.visit, write);
+    this.services.visits.flush(this.visit, false);
+    return result;
   }
 
   private exists(endpoint: PulledEndpoint, pk: number): boolean {
@@ -220,7 +242,7 @@ export class Puller {
       // Templates refer to each other within the page: checked at commit.
       this.services.store.deferForeignKeys();
       for (const { endpoint: other, object } of before) this.mirror.put1(other, object);
-      return this.writeObjects(endpoint, objects);
+      return this.recorded(endpoint === 'host_id', () => this.writeObjects(endpoint, objects));
     });
     this.faults('after-page');
     return changed;
@@ -285,6 +307,7 @@ export class Puller {
 
   async pull(options: PullOptions = {}): Promise<PullResult> {
     if (options.stopped) this.stopped = options.stopped;
+    this.visit = this.services.visits.begin({ kind: 'pull', user: options.user ?? 'sync' });
     const pageSize = options.pageSize ?? 1000;
     const concurrency = options.concurrency ?? 4;
     const byEndpoint: Partial<Record<PulledEndpoint, EndpointPull>> = {};
@@ -326,9 +349,11 @@ export class Puller {
     if ([...gone.values()].every((keys) => keys.length === 0)) return;
     this.services.store.write(() => {
       this.services.store.deferForeignKeys();
-      for (const endpoint of [...PULLED].reverse()) {
-        for (const key of gone.get(endpoint) ?? []) this.deletedRemotely(endpoint, key);
-      }
+      this.recorded(true, () => {
+        for (const endpoint of [...PULLED].reverse()) {
+          for (const key of gone.get(endpoint) ?? []) this.deletedRemotely(endpoint, key);
+        }
+      });
     });
   }
 

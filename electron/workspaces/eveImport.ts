@@ -27,7 +27,7 @@ export type { EveProgress, EveSummary, IgnoredFile } from '../../shared/eve/summ
 const IMPORT_YOUNG_GENERATION_MB = 16;
 
 /** What an import is given: its sources (files, or uploads: no `file`, their bytes in `streams` by index)… */
-export interface EveImportOptions extends SpoolWatch, Pick<RunOptions, 'user' | 'batchEntries' | 'segmentBytes' | 'helperFrom'> {
+export interface EveImportOptions extends SpoolWatch, Pick<RunOptions, 'user' | 'visitUser' | 'batchEntries' | 'segmentBytes' | 'helperFrom'> {
   readonly sources: readonly (Omit<RunSource, 'file'> & { readonly file?: string })[];
   /** Files of folders that are not read, for the summary. */
   readonly ignored?: readonly IgnoredFile[];
@@ -62,9 +62,9 @@ export async function importEve(services: Services, options: EveImportOptions): 
   try {
     const sources = await spoolUploads(database.file, options.sources, options, spooled);
     const code = workerProgram();
-    const { user, batchEntries, segmentBytes, helperFrom } = options;
+    const { user, visitUser, batchEntries, segmentBytes, helperFrom } = options;
     const helperCode = options.helper === false ? undefined : code;
-    const run: RunOptions = { database, sources, ignored: options.ignored ?? [], homeNets, user, helperCode, batchEntries, segmentBytes, helperFrom };
+    const run: RunOptions = { database, sources, ignored: options.ignored ?? [], homeNets, user, ...(visitUser === undefined ? {} : { visitUser }), helperCode, batchEntries, segmentBytes, helperFrom };
     if (code && !options.here) return await inWorker(code, run, options);
     return await runImport(run, { progress: (p) => options.onProgress?.(p), cancelled: () => options.signal?.aborted === true }).catch((error: unknown) => {
       throw errorOf(failureOf(error, database.file));

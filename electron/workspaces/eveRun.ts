@@ -15,7 +15,11 @@ import type { CountedLines, EveFileSummary, EveProgress, EveSummary, IgnoredFile
 import { openDatabase, type DatabaseSource } from '../server/store/database';
 import type { EveFileRecord } from '../server/store/evidence';
 import { IDENTITY_CHUNK } from '../server/store/identitySources';
+import { filesJson } from '../server/handlers/imports';
 import { Services } from '../server/store/services';
+import type { VisitStart } from '../server/store/visits';
+import type { VisitFile } from '../../shared/app/hostSurvey';
+import { digestFile, digestRange } from './fileDigest';
 import { ContentReader, EveImportError, SEGMENT_BYTES, SegmentMemory, type Segment } from './eveContent';
 import { fileFingerprint, fileTail } from './eveFingerprint';
 import { Helper, helperMakes } from './eveHelper';
@@ -59,6 +63,8 @@ export interface RunOptions {
   readonly homeNets?: readonly string[];
   /** The history's user (the local admin unless given). */
   readonly user?: { readonly pk: number; readonly username: string };
+  /** Who ran it, as its visit records (store/visits.ts): the user's name unless given (`cli:<os user>` for the command). */
+  readonly visitUser?: string;
   /** The worker program, to start the helper thread with (none: everything here). */
   readonly helperCode?: string;
   /** Tests stage often, cut small segments, and have the helper make few identities. */
@@ -96,6 +102,8 @@ class ImportRun {
   private segments = 0;
   private readonly files: EveFileSummary[] = [];
   private readonly records: EveFileRecord[] = [];
+  /** The files read, as the visit and its history entry name them. */
+  private readonly visitFiles: VisitFile[] = [];
   private readonly totals = { lines: 0, eventsUsed: 0, eventsOther: 0 };
   private readonly skipped: Reasons<SkipReason> = {};
   private readonly dropped: Reasons<DropReason> = {};
@@ -128,12 +136,16 @@ class ImportRun {
       for (const index of this.options.sources.keys()) await this.read(index);
       if (this.io.cancelled()) throw cancelled();
       this.stage();
-      store.write(() => {
+      const user = this.options.user ?? adminOf(this.services);
+      const historyPk = store.write(() => {
         const count = evidence.commit(importPk, this.records);
         if (this.options.homeNets) evidence.setHomeNets(this.options.homeNets);
-        if (count > 0) history.log({ actionType: 'import_host_id', user: this.options.user ?? adminOf(this.services), clientIp: '127.0.0.1', comment: null, objects: { count: { value: count } } });
+        if (count === 0) return undefined;
+        return history.log({ actionType: 'import_host_id', user, clientIp: '127.0.0.1', comment: null, objects: { count: { value: count }, files: { value: filesJson(this.visitFiles) } } });
       });
-      const written = await this.identities();
+      // The visit is recorded with the identities it wrote, in their transaction: an import that
+      // changed no evidence (no history entry) is none.
+      const written = await this.identities(historyPk === undefined ? undefined : { kind: 'eve', user: this.options.visitUser ?? user.username, files: this.visitFiles, historyPk });
       const ordered = <R extends string>(reasons: readonly R[], counts: Reasons<R>) => Object.fromEntries(reasons.filter((r) => counts[r]).map((r) => [r, counts[r]])) as Partial<Record<R, CountedLines>>;
       return { files: this.files, ignored: this.options.ignored, linesRead: this.totals.lines, eventsUsed: this.totals.eventsUsed, eventsOther: this.totals.eventsOther, skipped: ordered(SKIP_REASONS, this.skipped), dropped: ordered(DROP_REASONS, this.dropped), ...written };
     } catch (error) {
@@ -143,9 +155,9 @@ class ImportRun {
   }
 
   /** The identities waiting written, two in three made by the helper when they are many. */
-  private identities(): Promise<{ hostsCreated: number; hostsUpdated: number }> {
+  private identities(visit?: VisitStart): Promise<{ hostsCreated: number; hostsUpdated: number }> {
     if (this.services.evidence.pendingCount() >= (this.options.helperFrom ?? HELPER_IDENTITIES_FROM)) this.helper ??= Helper.start(this.options.helperCode, this.options.database);
-    return writeIdentities(this.services, this.helper);
+    return writeIdentities(this.services, this.helper, visit);
   }
 
   /**
@@ -193,6 +205,10 @@ class ImportRun {
     if (already === 0 && events === 0) throw new EveImportError(`${source.name} has no EVE event in it (${line} line${line === 1 ? '' : 's'}, none a Suricata EVE JSON event); nothing was imported`);
     this.files.push({ path: source.name, fromLine: already + 1, lines: line - already, alreadyImported: already });
     const fingerprint = plain ? fileFingerprint(plain.fd, reader.endOfLines) : reader.fingerprinted().current();
+    // A plain file is read from where a former import stopped; a gzip file, whole.
+    const from = plain ? (resumed?.bytes ?? 0) : 0;
+    const digest = plain ? { size: plain.size, sha256: digestRange(plain.fd, from, reader.endOfLines) } : digestFile(source.file);
+    this.visitFiles.push({ name: source.name, size: digest.size, sha256: digest.sha256, from, lines: line - already });
     this.records.push({ head: reader.head!, path: source.key, bytes: reader.endOfLines, lines: line, ...fingerprint });
     this.told.bytes += reader.counter.raw;
     this.tell(source.name, undefined, true);
@@ -308,33 +324,43 @@ function sameFingerprint(fingerprint: { samples: string; tail: string }, record:
  * here, all written here in order (all made here without a helper, or if it fails). New hosts, and
  * hosts whose identity changed (one that would not change is not written).
  */
-async function writeIdentities(services: Services, helper: Helper | undefined): Promise<{ hostsCreated: number; hostsUpdated: number }> {
-  const { hosts, evidence } = services;
+async function writeIdentities(services: Services, helper: Helper | undefined, visit: VisitStart | undefined): Promise<{ hostsCreated: number; hostsUpdated: number }> {
+  const { hosts, visits } = services;
   return services.store.writeAsync(async () => {
-    const before = hosts.count();
-    let changed = 0;
-    let made = false;
-    if (helper) {
-      try {
-        const homeNets = evidence.homeNets();
-        const ips = hosts.sources.pendingIps();
-        const theirs = helper.identities(homeNets);
-        for (let chunk = 0; chunk * IDENTITY_CHUNK < ips.length; chunk++) {
-          const rows = helperMakes(chunk) ? (await theirs.next()).value : identityRecords(hosts.sources.chunkOf(ips, chunk), networksOf(homeNets));
-          if (!rows) throw new Error('the helper thread gave fewer chunks than there are');
-          changed += hosts.writeIdentities(rows);
-        }
-        await theirs.return(undefined);
-        hosts.pendingWritten();
-        made = true;
-      } catch {
-        // Made here instead: those written already are the same, and not written again.
-      }
-    }
-    if (!made) changed += hosts.refreshPending().changed;
-    const created = hosts.count() - before;
-    return { hostsCreated: created, hostsUpdated: changed - created };
+    if (!visit) return writeAll(services, helper);
+    const recording = visits.begin(visit);
+    const written = await hosts.recordingIntoAsync(recording, () => writeAll(services, helper));
+    const pk = visits.flush(recording)!;
+    services.history.attach(visit.historyPk!, 'visit', { value: pk });
+    return written;
   });
+}
+
+async function writeAll(services: Services, helper: Helper | undefined): Promise<{ hostsCreated: number; hostsUpdated: number }> {
+  const { hosts, evidence } = services;
+  const before = hosts.count();
+  let changed = 0;
+  let made = false;
+  if (helper) {
+    try {
+      const homeNets = evidence.homeNets();
+      const ips = hosts.sources.pendingIps();
+      const theirs = helper.identities(homeNets);
+      for (let chunk = 0; chunk * IDENTITY_CHUNK < ips.length; chunk++) {
+        const rows = helperMakes(chunk) ? (await theirs.next()).value : identityRecords(hosts.sources.chunkOf(ips, chunk), networksOf(homeNets));
+        if (!rows) throw new Error('the helper thread gave fewer chunks than there are');
+        changed += hosts.writeIdentities(rows);
+      }
+      await theirs.return(undefined);
+      hosts.pendingWritten();
+      made = true;
+    } catch {
+      // Made here instead: those written already are the same, and not written again.
+    }
+  }
+  if (!made) changed += hosts.refreshPending().changed;
+  const created = hosts.count() - before;
+  return { hostsCreated: created, hostsUpdated: changed - created };
 }
 
 function adminOf({ users }: Services): { pk: number; username: string } {

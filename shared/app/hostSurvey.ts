@@ -45,7 +45,7 @@ export const HOST_COLUMNS: readonly HostColumn[] = [
   { id: 'users', label: 'Users', kind: 'list', path: 'username.user' },
   { id: 'hostnames', label: 'Host names', kind: 'list', path: 'hostname.host' },
   { id: 'services', label: 'Services', kind: 'list' },
-  { id: 'tls_subjects', label: 'TLS subjects', kind: 'list', path: 'services.tls.subject' },
+  { id: 'tls_subjects', label: 'TLS subjects', kind: 'list', path: 'services.values.tls.subject' },
   { id: 'ja3', label: 'JA3', kind: 'list', path: 'tls.ja3.hash' },
   { id: 'ja4', label: 'JA4', kind: 'list', path: 'tls.ja4.hash' },
   { id: 'user_agents', label: 'User agents', kind: 'list', path: 'http.user_agent.agent' },
@@ -109,7 +109,16 @@ export function valuesAt(identity: JsonValue, path: string): string[] {
       }
       return;
     }
-    if (typeof value === 'object') walk((value as JsonObject)[keys[depth]!], depth + 1);
+    if (typeof value === 'object') {
+      // A key may hold dots itself (`tls.ja3`, `http.user_agent`): the longest key present wins.
+      for (let end = keys.length; end > depth; end--) {
+        const key = keys.slice(depth, end).join('.');
+        if (key in value) {
+          walk((value as JsonObject)[key], end);
+          return;
+        }
+      }
+    }
   };
   walk(identity, 0);
   return out;

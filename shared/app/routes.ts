@@ -12,6 +12,7 @@ import type { FieldChange } from '../api/fieldChanges';
 import type { EveProgress, EveSummary } from '../eve/summary';
 import type { JsonObject } from '../resources';
 import type { EntryView, SyncStatus, SyncStatusView } from './sync';
+import type { HostJsonParts } from '../report/jsonParts';
 
 export type AppMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -55,6 +56,12 @@ export const APP_ROUTES = {
   hostsVersion: { method: 'GET', path: ['hosts', 'version'], role: 'any' },
   visits: { method: 'GET', path: ['hosts', 'visits'], role: 'any' },
   hostChanges: { method: 'GET', path: ['hosts', 'changes'], role: 'any' },
+  // The list exported (CSV; JSON in the API's shape, in parts the host import takes) and the site report (docs/report.md).
+  exportHostsCsv: { method: 'GET', path: ['hosts', 'export', 'csv'], role: 'any' },
+  exportHostsJson: { method: 'GET', path: ['hosts', 'export', 'json'], role: 'any' },
+  exportHostsJsonPart: { method: 'GET', path: ['hosts', 'export', 'json', 'part'], role: 'any' },
+  hostReport: { method: 'GET', path: ['hosts', 'report'], role: 'any' },
+  hostReportPdf: { method: 'GET', path: ['hosts', 'report', 'pdf'], role: 'any' },
 
   // The local history with a range of days and one object's entries, and each entry's field changes (shared/app/history.ts).
   history: { method: 'GET', path: ['history'], role: 'any' },
@@ -157,6 +164,20 @@ export interface RemoteChangeBody {
 type NoBody = Readonly<Record<string, never>>;
 
 /**
+ * An answer that is not JSON: a file of this media type, streamed (electron/app/appCall.ts's
+ * `StreamedBytes`). The renderer saves it (a link or a download), it does not parse it.
+ */
+export interface FileAnswer<M extends string> {
+  readonly mediaType: M;
+}
+
+/** The PDF could not be made here (no Chromium): the report is to be printed from its HTML. */
+export interface PdfUnavailable {
+  readonly pdf: false;
+  readonly detail: string;
+}
+
+/**
  * Each route's answer (the JSON of a 2xx; null for a 204) and, for those that take one, its body.
  * Answers are plain JSON data: strings, numbers, booleans, null, arrays and objects of them.
  */
@@ -188,6 +209,16 @@ export interface AppRouteTypes {
   hostsVersion: { answer: HostsVersionAnswer };
   visits: { answer: AppPage<Visit> };
   hostChanges: { answer: HostComparison };
+  /** The list under the filter (`q`, `search`, `visit`…), `columns`, `ordering`, `delimiter`: a CSV file, streamed. */
+  exportHostsCsv: { answer: FileAnswer<'text/csv'> };
+  /** The parts the JSON export of the list under the filter takes, each with its URL. */
+  exportHostsJson: { answer: HostJsonParts };
+  /** One part (`from`, `to`: the pks it spans, as `exportHostsJson` listed them): a JSON array of the API's host entries. */
+  exportHostsJsonPart: { answer: FileAnswer<'application/json'> };
+  /** The site report (`since`: an import's pk; `users=1`): one HTML file. */
+  hostReport: { answer: FileAnswer<'text/html'> };
+  /** The same as PDF, made by the system's Chromium; without one, why not and what to do instead. */
+  hostReportPdf: { answer: FileAnswer<'application/pdf'> | PdfUnavailable };
   history: { answer: AppPage<JsonObject> };
   historyChanges: { answer: HistoryChangesAnswer };
   sync: { answer: { readonly status: SyncStatus; readonly entries: readonly EntryView[] } };

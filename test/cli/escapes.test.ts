@@ -12,9 +12,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COMMANDS } from '../../electron/cli/main';
 import type { CommandSpec } from '../../electron/cli/usage';
+import { workspaceFile } from '../../electron/workspaces/dataFolder';
 import { visible, visibleJson } from '../../shared/text/visible';
 import type { Client } from '../helpers/http';
 import { startReference, type ReferenceServer } from '../helpers/reference';
@@ -166,6 +168,22 @@ const WALKS: Readonly<Record<string, () => readonly Walk[]>> = {
     { args: at('import-eve', files.eveFile, '--workspace', 'site'), shows: [files.eveFile] },
     { args: at('import-eve', files.eveFolder, '--workspace', 'site'), shows: [path.join(files.eveFolder, `notes-${H}.txt`)] },
   ],
+  // The hosts and EVE files imported above into "site", whose names and values hold the sequences.
+  'hosts imports': () => [
+    { args: at('hosts', 'imports', '--workspace', 'site'), shows: [files.eveFile] },
+    { args: at('hosts', 'imports', '--workspace', 'site', '--json'), json: (parsed) => expect(strings(parsed)).toEqual(expect.arrayContaining([files.eveFile, files.hosts])) },
+  ],
+  'hosts diff': () => {
+    // Since the EVE file's import: the folder's import gave 10.0.0.2 the name folder-<sequences>.
+    const db = new Database(workspaceFile(data, 'site'), { readonly: true });
+    const since = String(db.prepare("SELECT min(pk) FROM host_visit WHERE kind = 'eve'").pluck().get());
+    db.close();
+    return [
+      { args: at('hosts', 'diff', '--since', since, '--workspace', 'site'), shows: [`folder-${H}`] },
+      { args: at('hosts', 'diff', '--since', since, '--workspace', 'site', '--json'), json: (parsed) => expect(strings(parsed)).toEqual(expect.arrayContaining([`folder-${H}`])) },
+      { args: at('hosts', 'diff', '--since', H, '--workspace', 'site'), shows: [H] },
+    ];
+  },
   export: () => [{ args: at('export', files.bundle, '--workspace', 'site'), shows: [files.bundle] }],
   import: () => [{ args: at('import', files.bundle, '--workspace', 'copy'), shows: [files.bundle] }],
   'remote add': () => [{ args: at('remote', 'add', 'other', `http://127.0.0.1:1/${H}`, '--token', 'd'.repeat(40)) }],
@@ -202,9 +220,23 @@ const WALKS: Readonly<Record<string, () => readonly Walk[]>> = {
   ],
   'outbox retry': () => [{ args: at('outbox', 'retry', String(parkedSeq), '--workspace', 'site') }],
   'outbox discard': () => [{ args: at('outbox', 'discard', String(parkedSeq), '--workspace', 'site') }],
+  report: () => [
+    { args: at('report', '--out', path.join(root, `site-${H}.html`), '--workspace', 'site', '--users'), shows: [path.join(root, `site-${H}.html`)] },
+    { args: at('report', '--out', path.join(root, `site-${H}.pdf`), '--workspace', 'site', '--q', H), shows: [H] },
+    { args: at('report', '--out', path.join(root, `site2-${H}.html`), '--since', H), shows: [H] },
+  ],
+  // Registered by the `outpost hosts` group (electron/cli/hosts.ts, another part of issue 24): walked once the table has it.
+  'hosts export': () => [
+    { args: at('hosts', 'export', '--out', path.join(root, `hosts-${H}.csv`), '--workspace', 'site'), shows: [path.join(root, `hosts-${H}.csv`)] },
+    { args: at('hosts', 'export', '--format', 'json', '--out', path.join(root, `parts-${H}`), '--workspace', 'site', '--q', H), shows: [H] },
+    { args: at('hosts', 'export', '--columns', `ip,${H}`, '--out', path.join(root, `cols-${H}.csv`)), shows: [H] },
+  ],
 };
 
 const SPECS: readonly CommandSpec[] = COMMANDS.flatMap(({ help }) => ('commands' in help ? help.commands : [help]));
+
+/** Walks of commands being added on another branch, left out until the command table has them. */
+const NOT_YET_REGISTERED = new Set(['hosts export'].filter((name) => !SPECS.some((spec) => spec.name === name)));
 
 /** `outpost serve` until it says where it listens, then stopped as Ctrl-C stops it. */
 function serveOnce(args: readonly string[]): Promise<CliResult> {
@@ -245,7 +277,7 @@ function expectShownSafely(args: readonly string[], result: CliResult, walk?: Wa
 
 describe('no control character from data reaches the terminal', () => {
   test('every command of the command table is walked', () => {
-    expect(Object.keys(WALKS).sort()).toEqual(SPECS.map((spec) => spec.name).sort());
+    expect(Object.keys(WALKS).filter((name) => !NOT_YET_REGISTERED.has(name)).sort()).toEqual(SPECS.map((spec) => spec.name).sort());
   });
 
   test.each(SPECS.map((spec) => [spec.name, spec] as const))('outpost %s', async (name, spec) => {

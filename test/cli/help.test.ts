@@ -37,6 +37,8 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
   outbox: [...WORKSPACE, '--json'],
   'outbox retry': [...WORKSPACE],
   'outbox discard': [...WORKSPACE],
+  'hosts diff': [...WORKSPACE, '--since', '--until', '--limit', '--json'],
+  'hosts imports': [...WORKSPACE, '--json'],
 };
 
 const NAMES = Object.keys(OPTIONS);
@@ -86,7 +88,7 @@ describe('a command\'s help', () => {
     expect(fs.existsSync(data)).toBe(false);
   });
 
-  test.each([['remote'], ['workspace'], ['outbox']])('outpost %s --help shows every subcommand with its options', (group) => {
+  test.each([['remote'], ['workspace'], ['outbox'], ['hosts']])('outpost %s --help shows every subcommand with its options', (group) => {
     const result = outpost(group, '--help');
     expect(result.status).toBe(0);
     for (const name of NAMES.filter((n) => n === group || n.startsWith(`${group} `))) {

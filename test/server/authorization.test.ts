@@ -46,6 +46,11 @@ const APP_CALLS: readonly [method: string, path: string, body?: unknown][] = [
   ['DELETE', '/app/remotes/no-such'],
   ['POST', '/app/hosts/import-eve', {}],
   ['GET', '/app/hosts/import-eve'],
+  ['GET', '/app/hosts/export/csv'],
+  ['GET', '/app/hosts/export/json'],
+  ['GET', '/app/hosts/export/json/part?from=0&to=0'],
+  ['GET', '/app/hosts/report'],
+  ['GET', '/app/hosts/report/pdf'],
   ['GET', '/app/settings/home-nets'],
   ['PUT', '/app/settings/home-nets', {}],
   ['GET', '/app/history'],
@@ -76,7 +81,18 @@ test('the list above covers every route of the /app/ table (shared/app/routes.ts
 describe('/app/: the role matrix', () => {
   test('the rule table lets a read-only user read its status, a host link, the home networks and the local history, nothing else', () => {
     const granted = APP_CALLS.filter(([method, path]) => readOnlyMay(method, path)).map(([method, path]) => `${method} ${path}`);
-    expect(granted).toEqual(['GET /app/status', 'GET /app/central-link?ip=10.0.0.1', 'GET /app/settings/home-nets', 'GET /app/history', 'GET /app/history/1/changes']);
+    expect(granted).toEqual([
+      'GET /app/status',
+      'GET /app/central-link?ip=10.0.0.1',
+      'GET /app/hosts/export/csv',
+      'GET /app/hosts/export/json',
+      'GET /app/hosts/export/json/part?from=0&to=0',
+      'GET /app/hosts/report',
+      'GET /app/hosts/report/pdf',
+      'GET /app/settings/home-nets',
+      'GET /app/history',
+      'GET /app/history/1/changes',
+    ]);
   });
 
   test.each(APP_CALLS)('%s %s: anonymous 403, read-only as the table says, managers past the permission check', async (method, path, body) => {

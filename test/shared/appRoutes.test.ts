@@ -26,9 +26,12 @@ describe('the /app/ route table', () => {
     expect(matchAppRoute('GET', ['nothing'])).toBeUndefined();
   });
 
-  test('read-only users may read the status, a host link, the home networks, the site survey and the local history only; anything else, listed or not, is for managers', () => {
+  test('read-only users may read the status, a host link, the home networks, the site survey with its exports and report, and the local history only; anything else, listed or not, is for managers', () => {
     const anyone = (Object.keys(APP_ROUTES) as AppRouteName[]).filter((name) => APP_ROUTES[name].role === 'any');
-    expect(anyone).toEqual(['status', 'centralLink', 'homeNets', 'hostList', 'hostFacets', 'hostFields', 'hostValues', 'hostsVersion', 'visits', 'hostChanges', 'history', 'historyChanges']);
+    expect(anyone).toEqual([
+      'status', 'centralLink', 'homeNets', 'hostList', 'hostFacets', 'hostFields', 'hostValues', 'hostsVersion', 'visits', 'hostChanges',
+      'exportHostsCsv', 'exportHostsJson', 'exportHostsJsonPart', 'hostReport', 'hostReportPdf', 'history', 'historyChanges',
+    ]);
     expect(appRoleFor('GET', ['status'])).toBe('any');
     expect(appRoleFor('POST', ['status'])).toBe('manager');
     expect(appRoleFor('GET', ['unknown'])).toBe('manager');

@@ -36,6 +36,7 @@ export function renderedHost(row: HostRow): RenderedJson {
  */
 export const hostImport: ImportKind<HostRecord> = {
   actionType: 'import_host_id',
+  visit: 'host_file',
   check: checkHostImport,
   prepared: (req) => (req.prepared?.name === 'host_id' ? req.prepared.checked : undefined),
   save(record, services) {

@@ -69,9 +69,21 @@ async function send(res: http.ServerResponse, response: ApiResponse): Promise<vo
   if (response.body !== null) headers['Content-Length'] = String(bodyLength(response));
   res.writeHead(response.status, headers);
   if (response.stream) {
-    // A streamed answer (the proxy): written as it arrives, with the socket's backpressure.
+    // A streamed answer (the proxy, an export): written as it arrives, with the socket's
+    // backpressure. A client gone stops it (the loop's break ends the producer): no drain would come.
     for await (const chunk of response.stream) {
-      if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve));
+      if (res.destroyed) break;
+      if (!res.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.once('drain', done);
+          res.once('close', done);
+        });
+      }
     }
     res.end();
     return;

@@ -14,6 +14,8 @@ export interface ApiRequest {
   readonly body: Buffer;
   /** An import body already parsed and checked (off the main thread), which its handler uses instead of `body`. */
   readonly prepared?: PreparedImport;
+  /** The body's size and SHA-256 (hex), taken before its bytes went to the worker that prepared it (a host import's visit names its file so). */
+  readonly bodyDigest?: { readonly size: number; readonly sha256: string };
   /** The body as it arrives, for the routes admitted to read it so (an EVE log of any size); `body` is then empty. */
   readonly bodyStream?: AsyncIterable<Buffer>;
   readonly remoteAddress: string;

@@ -73,6 +73,11 @@ export class History {
     );
   }
 
+  /** Link entry `pk` to an object known only once it is written (an import's visit, written with its identities after it). */
+  attach(pk: number, key: string, object: UaObject): void {
+    this.store.command("UPDATE user_action SET ua_objects = json_set(ua_objects, '$.' || ?, json(?)) WHERE pk = ?").run(key, JSON.stringify(object), pk);
+  }
+
   /**
    * The field changes recorded with entry `pk`: undefined when there is no such entry, null when
    * none were recorded (an entry older than them, or an action that changes no field).

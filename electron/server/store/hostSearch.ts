@@ -62,7 +62,7 @@ export const VOCAB_LAYOUT: VocabLayout = { slotBits: 22, sharedSlot: 512 };
 const ASCII_TEXT = /^[\x01-\x7f]*$/;
 
 
-interface PathRow {
+export interface PathRow {
   readonly id: number;
   readonly path: string;
   readonly kind: PathKind;
@@ -389,7 +389,7 @@ export class HostSearch {
   }
 
   /** Is the value of id `id` (an SQL expression) of one of these paths? Its own id says so; a shared id's row. */
-  private pathsOf(id: string, pathIds: readonly number[]): string {
+  pathsOf(id: string, pathIds: readonly number[]): string {
     const own = pathIds.filter((p) => p < this.layout.sharedSlot);
     const tests: string[] = [];
     if (own.length > 0) tests.push(`(${id} >> ${this.layout.slotBits}) IN (${sqlNumberList(own)})`);
@@ -398,11 +398,25 @@ export class HostSearch {
   }
 
   /** Is the value of id `id` (an SQL expression) known to be ASCII from its id? */
-  private asciiOf(id: string): string {
+  asciiOf(id: string): string {
     return `(${id} < ${this.sharedBase} AND (${id} & ${this.asciiBit}) != 0)`;
   }
 
-  private paths(): readonly PathRow[] {
+  /**
+   * The ids a path's own values take, [from, to) (both halves: ASCII and not), or undefined for a
+   * path beyond the own slots; any path may also have values among the shared ids, from `sharedFrom`.
+   */
+  ownIds(pathId: number): { readonly from: number; readonly to: number } | undefined {
+    return pathId < this.layout.sharedSlot ? { from: pathId * this.slotSize, to: (pathId + 1) * this.slotSize } : undefined;
+  }
+
+  /** The first shared id (ids of any path). */
+  get sharedFrom(): number {
+    return this.sharedBase;
+  }
+
+  /** The paths the index knows, with their kinds. */
+  paths(): readonly PathRow[] {
     this.cache.paths ??= this.store.query('SELECT id, path, kind FROM host_path ORDER BY id').all() as PathRow[];
     return this.cache.paths;
   }

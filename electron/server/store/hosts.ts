@@ -16,6 +16,7 @@ import type { Evidence } from './evidence';
 import { HostSearch, type MatchedHosts, type VocabLayout } from './hostSearch';
 import { IdentitySources } from './identitySources';
 import { CACHING, ReadCache, type Store } from './store';
+import type { VisitRecording } from './visits';
 
 /** A stored host as the API shows it. */
 export interface HostRow {
@@ -87,6 +88,12 @@ WHERE data IS NOT excluded.data OR hits IS NOT excluded.hits OR first_seen IS NO
 
 type SqlParam = string | number;
 
+/**
+ * The count of host writes, kept in the database so that every connection's writes move it (an
+ * import's own thread, a terminal's `outpost import-eve`, a sync): the survey's `hostsVersion`.
+ */
+const COUNT_WRITE = "INSERT INTO host_search_state (key, value) VALUES ('hosts_written', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1";
+
 /** Past this many matches, a page of a host_id_qfilter is found along the order's index. */
 const WALK_ORDER_ABOVE = 2000;
 /**
@@ -154,6 +161,9 @@ export class Hosts {
   /** What identities are made from (the one reader of it). */
   readonly sources: IdentitySources;
 
+  /** The visit (an import, a pull) the identities written now belong to: each is noted in it, old and new. */
+  private recording: VisitRecording | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly evidence: Evidence,
@@ -187,6 +197,40 @@ export class Hosts {
     return this.store.write(() => this.search.catchUp(limit, budgetMs));
   }
 
+  /**
+   * Run `write` (synchronous, inside the caller's transaction) with every identity it writes
+   * noted in `recording`; the write and its record are one transaction.
+   */
+  recordingInto<T>(recording: VisitRecording, write: () => T): T {
+    const outer = this.recording;
+    this.recording = recording;
+    try {
+      return write();
+    } finally {
+      this.recording = outer;
+    }
+  }
+
+  /** The same for a write that awaits (an EVE import's identities, on its own connection, where nothing else writes meanwhile). */
+  async recordingIntoAsync<T>(recording: VisitRecording, write: () => Promise<T>): Promise<T> {
+    const outer = this.recording;
+    this.recording = recording;
+    try {
+      return await write();
+    } finally {
+      this.recording = outer;
+    }
+  }
+
+  private stored(ip: string): { pk: number; hits: number; data: string } | undefined {
+    return this.store.query('SELECT pk, hits, data FROM host_id WHERE ip = ?').get(ip) as { pk: number; hits: number; data: string } | undefined;
+  }
+
+  /** The pk of the host of a normalised address, if any. */
+  pkOf(ip: string): number | undefined {
+    return this.store.query('SELECT pk FROM host_id WHERE ip = ?').pluck().get(ip) as number | undefined;
+  }
+
   /** The stored host of a normalised address, if any. */
   find(ip: string): HostRow | undefined {
     return this.store.query('SELECT ip, hits, data FROM host_id WHERE ip = ?').get(ip) as HostRow | undefined;
@@ -198,6 +242,25 @@ export class Hosts {
    * and is merged in.
    */
   saveRecord(record: HostRecord): void {
+    this.written();
+    const { recording } = this;
+    if (recording === undefined) {
+      this.writeCentral(record);
+      return;
+    }
+    // Noted once, old against final: the central part written, then merged with local evidence.
+    const before = this.stored(record.ip);
+    this.recording = undefined;
+    try {
+      this.writeCentral(record);
+    } finally {
+      this.recording = recording;
+    }
+    const after = this.stored(record.ip)!;
+    recording.note(after.pk, before?.data, after.data, before === undefined || before.data !== after.data || before.hits !== after.hits);
+  }
+
+  private writeCentral(record: HostRecord): void {
     this.store.command(UPSERT_CENTRAL).run({
       ip: record.ip,
       hits: record.hits,
@@ -228,6 +291,7 @@ export class Hosts {
       return;
     }
     this.store.command('UPDATE host_id SET central = NULL, central_hits = NULL WHERE ip = ?').run(ip);
+    this.written();
     this.refreshAddresses([ip]);
   }
 
@@ -270,11 +334,18 @@ export class Hosts {
   writeIdentities(records: readonly IdentityRecord[]): number {
     const write = this.store.command(UPSERT_MERGED);
     const changed: string[] = [];
+    const { recording } = this;
     // Bound by position: 5-8 % faster than by name over the rows of a large import.
     for (const record of records) {
-      if (write.run(record.ip, record.hits, record.first_seen, record.last_seen, record.hostnames, record.data).changes > 0) changed.push(record.ip);
+      const before = recording && this.stored(record.ip);
+      const result = write.run(record.ip, record.hits, record.first_seen, record.last_seen, record.hostnames, record.data);
+      if (result.changes > 0) changed.push(record.ip);
+      if (recording) recording.note(before?.pk ?? Number(result.lastInsertRowid), before?.data, record.data, result.changes > 0);
     }
-    if (changed.length > 0) this.search.changedMany(JSON.stringify(changed));
+    if (changed.length > 0) {
+      this.search.changedMany(JSON.stringify(changed));
+      this.written();
+    }
     return changed.length;
   }
 
@@ -293,6 +364,44 @@ export class Hosts {
     if (pk === undefined) return;
     this.search.removed(pk);
     this.store.command('DELETE FROM host_id WHERE pk = ?').run(pk);
+    this.written();
+  }
+
+  /** A host identity was written: the count of writes moves (one row, in the same transaction). */
+  private written(): void {
+    this.store.command(COUNT_WRITE).run();
+  }
+
+  /** The count of host writes so far, by any connection (0 before the first). */
+  writes(): number {
+    return Number(this.store.query("SELECT value FROM host_search_state WHERE key = 'hosts_written'").pluck().get() ?? 0);
+  }
+
+  /** The hosts a host_id_qfilter query matches (exactly: the hosts waiting for the index are read), kept until the next change. */
+  matched(node: QueryNode): MatchedHosts {
+    const search = this.search.condition(node);
+    let matched = this.sets.get(search.key);
+    if (matched === undefined) {
+      matched = this.search.matching(node, search);
+      this.sets.set(search.key, matched);
+    }
+    return matched;
+  }
+
+  /** The search index (store/hostSurvey.ts reads it for the survey's counts and substring search). */
+  get searchIndex(): HostSearch {
+    return this.search;
+  }
+
+  /** The hosts a host_id_qfilter matches (kept for the next pages of the same query, as the list's). */
+  matching(qfilter: QueryNode): MatchedHosts {
+    const search = this.search.condition(qfilter);
+    let matched = this.sets.get(search.key);
+    if (matched === undefined) {
+      matched = this.search.matching(qfilter, search);
+      this.sets.set(search.key, matched);
+    }
+    return matched;
   }
 
   /** One page of hosts, counted and paged in SQL, host_id_qfilter included (undefined past the end). */
@@ -316,11 +425,7 @@ export class Hosts {
     // the usual shapes; the filters, the count and the page then read that set of pks. A query's
     // translation differs with its shape: its statements are prepared for this request, not kept.
     const search = this.search.condition(query.qfilter);
-    let matched = this.sets.get(search.key);
-    if (matched === undefined) {
-      matched = this.search.matching(query.qfilter, search);
-      this.sets.set(search.key, matched);
-    }
+    const matched = this.matched(query.qfilter);
     const pks = matched.pks;
     const inSet = (walk: boolean) => `${base.sql} AND ${walk ? '+pk' : 'pk'} IN (SELECT value FROM json_each(?))`;
     const countSql = `SELECT count(*) FROM host_id WHERE ${inSet(false)}`;

@@ -24,6 +24,7 @@ import { Devices } from './devices';
 import { Evidence } from './evidence';
 import { History } from './history';
 import { Hosts } from './hosts';
+import { HostSurvey } from './hostSurvey';
 import { MirrorRows } from './mirrorRows';
 import { Outbox } from './outbox';
 import { RemoteHistory } from './remoteHistory';
@@ -33,6 +34,7 @@ import { SyncBases } from './syncBases';
 import { SyncMeta } from './syncMeta';
 import { Table } from './table';
 import { Users } from './users';
+import { Visits } from './visits';
 
 export interface Instance {
   /** Name and version of this Outpost, shown as vendor_device pk 1. */
@@ -66,6 +68,9 @@ export class Services {
   readonly users: Users;
   readonly history: History;
   readonly hosts: Hosts;
+  readonly visits: Visits;
+  /** The site survey's reads over the hosts (issue 24). */
+  readonly hostSurvey: HostSurvey;
   readonly evidence: Evidence;
   readonly devices: Devices;
   readonly rulesetSources: RulesetSources;
@@ -89,6 +94,8 @@ export class Services {
     this.store = new Store(db, slowStatements);
     this.evidence = new Evidence(this.store);
     this.hosts = new Hosts(this.store, this.evidence);
+    this.visits = new Visits(this.store);
+    this.hostSurvey = new HostSurvey(this.store, this.hosts);
     this.devices = new Devices(this.store);
     this.rulesetSources = new RulesetSources(this.store);
     this.outbox = new Outbox(this.store);

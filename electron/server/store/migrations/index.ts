@@ -8,6 +8,7 @@ import { importOwners } from './006_import_owners';
 import { importTables } from './007_import_tables';
 import { vocabularyUnbound } from './008_vocabulary_unbound';
 import { evidenceDetails, normaliseCentralParts } from './009_evidence_details';
+import { hostVisits } from './010_host_visits';
 
 export interface Migration {
   readonly version: number;
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'import tables', sql: importTables },
   { version: 8, name: 'vocabulary unbound', sql: vocabularyUnbound },
   { version: 9, name: 'evidence details', sql: evidenceDetails, run: normaliseCentralParts },
+  { version: 10, name: 'host visits', sql: hostVisits },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,48 @@
+/**
+ * Hosts read a batch at a time, for what reads all of a list (the CSV and JSON exports, the site
+ * report): the list's pks in its order are read once (8 bytes a host: 8 MB at a million), then the
+ * rows a batch of pks at a time, so that no more than a batch of identities is ever in memory. A
+ * host written meanwhile is read as it is then; one removed meanwhile is left out; one added
+ * meanwhile is not in the list.
+ */
+import type { HostOrderKey, HostSource } from '../../../shared/app/hostSurvey';
+import type { Store } from './store';
+
+/** A stored host as an export reads it: the API's parts, and where its evidence came from. */
+export interface StoredHost {
+  readonly pk: number;
+  readonly ip: string;
+  readonly hits: number;
+  /** The host_id object as JSON text. */
+  readonly data: string;
+  readonly source: HostSource;
+}
+
+/**
+ * The SQL of each ordering key; identifiers from this table only. `learned` (when Outpost learned
+ * of the host) is the pk's order: a host's row is made by the import or pull that brought it.
+ */
+const ORDER_SQL: Readonly<Record<HostOrderKey, string>> = { ip: 'ip', hits: 'hits', first_seen: 'first_seen', last_seen: 'last_seen', learned: 'pk' };
+
+/** `central` NULL: local evidence only; '': the central server's (or a host file's) only; else both. */
+const SOURCE_SQL = "CASE WHEN central IS NULL THEN 'local' WHEN central = '' THEN 'central' ELSE 'both' END";
+
+/** The pks of the hosts (all, or those of a set given as a JSON list), in the list's order; ties by pk. */
+export function orderedHostPks(store: Store, ordering: { readonly key: HostOrderKey; readonly descending: boolean }, among?: string): number[] {
+  const order = `${ORDER_SQL[ordering.key]} ${ordering.descending ? 'DESC' : 'ASC'}, pk ASC`;
+  const sql = among === undefined ? `SELECT pk FROM host_id ORDER BY ${order}` : `SELECT pk FROM host_id WHERE pk IN (SELECT value FROM json_each(?)) ORDER BY ${order}`;
+  const statement = store.query(sql).pluck();
+  return (among === undefined ? statement.all() : statement.all(among)) as number[];
+}
+
+/** The hosts of these pks, in the order given (those removed since are left out). */
+export function hostsByPks(store: Store, pks: readonly number[]): StoredHost[] {
+  const rows = store.query(`SELECT pk, ip, hits, data, ${SOURCE_SQL} AS source FROM host_id WHERE pk IN (SELECT value FROM json_each(?))`).all(JSON.stringify(pks)) as StoredHost[];
+  const byPk = new Map(rows.map((row) => [row.pk, row]));
+  const out: StoredHost[] = [];
+  for (const pk of pks) {
+    const row = byPk.get(pk);
+    if (row) out.push(row);
+  }
+  return out;
+}
