@@ -153,8 +153,11 @@ export function columnValues(row: HostRow, id: HostColumnId): string[] {
       if (!Array.isArray(services)) return [];
       const out: string[] = [];
       for (const service of services) {
-        const text = serviceText(service);
-        if (text !== undefined && !out.includes(text)) out.push(text);
+        // The API's services hold their application protocols in their values (one per app_proto).
+        const values = service !== null && typeof service === 'object' && !Array.isArray(service) && Array.isArray(service.values) ? service.values : [];
+        const protos = values.map((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v.app_proto === 'string' ? v.app_proto : '')).filter((p) => p !== '');
+        const texts = protos.length === 0 ? [serviceText(service)] : protos.map((app_proto) => serviceText({ ...(service as JsonObject), app_proto }));
+        for (const text of texts) if (text !== undefined && !out.includes(text)) out.push(text);
       }
       return out;
     }

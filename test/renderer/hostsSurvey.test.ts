@@ -1,27 +1,20 @@
 /** The Hosts screen's survey rules (renderer/src/screens/hostsSurveyModel.ts, hostsChangesModel.ts). */
 import { describe, expect, test } from 'vitest';
-import type { QueryField } from '../../shared/app/hostSurvey';
+import { columnValues, type QueryField } from '../../shared/app/hostSurvey';
 
 import { changeKindWords, comparePointParam } from '../../renderer/src/screens/hostsChangesModel';
 import {
   addressWidth,
-  andQuery,
-  caretWord,
   chipsOf,
   columnsKey,
-  completed,
   fieldSuggestions,
-  isKnownField,
   listQuery,
-  queryFieldNames,
-  queryValue,
   searchSent,
   shortHash,
   storedColumns,
   surveyQuery,
   toggledChip,
   toggledColumn,
-  unknownFields,
   windowTerms,
 } from '../../renderer/src/screens/hostsSurveyModel';
 
@@ -50,7 +43,7 @@ describe('the filter kept in the URL', () => {
       '(roles.name:dc OR roles.name:dhcp) AND host_id.roles.name:"domain controller" AND host_id.services.port:443 AND host_id.last_seen:>="2026-03-19T00:00:00Z" AND host_id.first_seen:<="2026-03-02T23:59:59.999999Z"',
     );
     expect(windowTerms({ start_date: 'soon' })).toEqual([]);
-    expect(andQuery(['', '  a:b '])).toBe('a:b');
+    expect(surveyQuery({ host_id_qfilter: '  ', facet: '\n' })).toEqual({});
   });
 
   test('the search is sent from its third character', () => {
@@ -89,41 +82,7 @@ describe('the columns', () => {
   });
 });
 
-describe('the query box', () => {
-  test('knows a listed field, a path above one, with or without host_id.', () => {
-    expect(isKnownField('host_id.roles.name', FIELDS)).toBe(true);
-    expect(isKnownField('roles.name', FIELDS)).toBe(true);
-    expect(isKnownField('services', FIELDS)).toBe(true);
-    expect(isKnownField('host_id', FIELDS)).toBe(true);
-    expect(isKnownField('roles', FIELDS)).toBe(true);
-    expect(isKnownField('role', FIELDS)).toBe(false);
-    expect(isKnownField('services.po', FIELDS)).toBe(false);
-  });
-
-  test('reads the field names of a query, not the words inside quoted values', () => {
-    expect(queryFieldNames('roles.name:"a:b" AND (NOT services.port:>=443) OR hits>2 jessie')).toEqual(['roles.name', 'services.port', 'hits']);
-    expect(unknownFields('roles:dc AND role:dc AND users:x', FIELDS)).toEqual(['role', 'users']);
-    expect(unknownFields('controller', FIELDS)).toEqual([]);
-  });
-
-  test('finds the word under the caret: a field being typed, or the value after field:', () => {
-    expect(caretWord('roles.na', 8)).toEqual({ kind: 'field', prefix: 'roles.na', start: 0, end: 8 });
-    expect(caretWord('ip:10 AND roles.name:dom', 24)).toEqual({ kind: 'value', field: 'roles.name', prefix: 'dom', start: 21, end: 24 });
-    expect(caretWord('roles.name:"domain con', 22)).toEqual({ kind: 'value', field: 'roles.name', prefix: 'domain con', start: 11, end: 22 });
-    expect(caretWord('a:b AND', 7)).toBeUndefined();
-  });
-
-  test('completes a field with its colon, a value quoted when it is more than a word', () => {
-    const typed = 'ip:10 AND rol';
-    const word = caretWord(typed, typed.length)!;
-    expect(completed(typed, word, 'host_id.roles.name')).toEqual({ query: 'ip:10 AND host_id.roles.name:', caret: 29 });
-    const value = 'roles.name:"domain con';
-    expect(completed(value, caretWord(value, value.length)!, queryValue('domain controller')).query).toBe('roles.name:"domain controller" ');
-    expect(queryValue('dc01.acme.local')).toBe('dc01.acme.local');
-    expect(queryValue('say "hi"')).toBe('"say \\"hi\\""');
-    expect(queryValue('OR')).toBe('"OR"');
-  });
-
+describe('the query box (the rest of its rules: shared/app/queryAssist.ts, test/shared/queryAssist.test.ts)', () => {
   test('suggests the fields starting with the text first, then those holding it', () => {
     expect(fieldSuggestions('ro', FIELDS).map((f) => f.field)).toEqual(['host_id.roles.name']);
     expect(fieldSuggestions('user', FIELDS).map((f) => f.field)).toEqual(['host_id.username.user']);
@@ -137,12 +96,31 @@ describe('imports and changes', () => {
     expect(shortHash(sha)).toBe('e3b0c44298fc…');
   });
 
-  test('a compared point is an import number, the last pull, or a complete day; now is no parameter', () => {
-    expect(comparePointParam({ kind: 'visit', visit: 4 })).toBe('4');
-    expect(comparePointParam({ kind: 'pull' })).toBe('pull');
-    expect(comparePointParam({ kind: 'date', day: '2026-03-02' })).toBe('2026-03-02');
-    expect(comparePointParam({ kind: 'date', day: '2026-03' })).toBeUndefined();
-    expect(comparePointParam({ kind: 'now' })).toBeUndefined();
+  test('a compared point is an import number, the last pull, or a day from its start (since) or to its end (until); now is no parameter', () => {
+    expect(comparePointParam({ kind: 'visit', visit: 4 }, 'since')).toBe('4');
+    expect(comparePointParam({ kind: 'pull' }, 'since')).toBe('pull');
+    expect(comparePointParam({ kind: 'date', day: '2026-03-02' }, 'since')).toBe('2026-03-02T00:00:00Z');
+    expect(comparePointParam({ kind: 'date', day: '2026-03-02' }, 'until')).toBe('2026-03-02T23:59:59.999999Z');
+    expect(comparePointParam({ kind: 'date', day: '2026-03' }, 'until')).toBeUndefined();
+    expect(comparePointParam({ kind: 'now' }, 'until')).toBeUndefined();
     expect(changeKindWords('tls_changed')).toBe('TLS certificates changed');
+  });
+});
+
+describe('the Services column (shared/app/hostSurvey.ts columnValues)', () => {
+  test('names each service by port, protocol and each application protocol of its values', () => {
+    const row = {
+      ip: '10.0.0.1',
+      hits: 0,
+      source: 'local' as const,
+      learned: { visit: null, at: null },
+      host_id: {
+        services: [
+          { proto: 'tcp', port: 443, values: [{ app_proto: 'tls' }, { app_proto: 'http' }] },
+          { proto: 'udp', port: 53, values: [] },
+        ],
+      },
+    };
+    expect(columnValues(row, 'services')).toEqual(['443/tcp tls', '443/tcp http', '53/udp']);
   });
 });

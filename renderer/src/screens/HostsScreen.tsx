@@ -217,7 +217,7 @@ export function HostsScreen() {
             </button>
           </div>
         </header>
-        <ExportButtons filter={filter} ordering={params.ordering} columns={columnsShown} />
+        <ExportButtons filter={filter} ordering={params.ordering} columns={columnsShown} version={version} />
         <LookupForm current={selected ?? address} onLookup={open} />
         {detail === undefined && <p className="muted lookup-hint">Type an address, or pick a known host, to see what is known of it.</p>}
         <h2 className="known-title">Known hosts</h2>

@@ -37,7 +37,7 @@ function PointPicker({ id, label, value, visits, allowNow, onChange }: { id: str
       </label>
       {value.kind === 'date' && (
         <label htmlFor={`${id}-day`}>
-          Day (UTC, its end)
+          Day (UTC)
           <input id={`${id}-day`} type="date" value={value.day} onChange={(e) => onChange({ kind: 'date', day: e.target.value })} />
         </label>
       )}
@@ -100,7 +100,7 @@ export function ChangesPanel({ version, onClose }: { version: string | undefined
   const [until, setUntil] = useState<PointChoice>({ kind: 'now' });
   // By default: what the latest import changed (since the one before it).
   const sinceShown: PointChoice = since ?? (list[1] ? { kind: 'visit', visit: list[1].pk } : list[0] ? { kind: 'visit', visit: list[0].pk } : { kind: 'pull' });
-  const query = { since: comparePointParam(sinceShown), until: comparePointParam(until) };
+  const query = { since: comparePointParam(sinceShown, 'since'), until: comparePointParam(until, 'until') };
   const ready = query.since !== undefined && (until.kind === 'now' || query.until !== undefined);
   const key = ready ? JSON.stringify([query, version]) : undefined;
   const answer = useQuery(key, (signal) => appCall('hostChanges', { query: { since: query.since, ...(query.until === undefined ? {} : { until: query.until }), limit: 500 }, signal }), { keepPrevious: true });

@@ -8,10 +8,11 @@ import type { ChangeKind } from '../../../shared/app/hostSurvey';
 export type PointChoice = { readonly kind: 'now' } | { readonly kind: 'pull' } | { readonly kind: 'visit'; readonly visit: number } | { readonly kind: 'date'; readonly day: string };
 
 /**
- * The parameter of a point: an import's number, `pull`, or a day (`YYYY-MM-DD`, read as what
- * Outpost had learned by that day's end); undefined for now, and for a day not yet complete.
+ * The parameter of a point: an import's number, `pull`, or a day (UTC): *since* a day is from its
+ * start, *until* a day to its end (what Outpost had learned by then); undefined for now, and for
+ * a day not yet complete.
  */
-export function comparePointParam(point: PointChoice): string | undefined {
+export function comparePointParam(point: PointChoice, edge: 'since' | 'until'): string | undefined {
   switch (point.kind) {
     case 'now':
       return undefined;
@@ -20,7 +21,8 @@ export function comparePointParam(point: PointChoice): string | undefined {
     case 'visit':
       return String(point.visit);
     case 'date':
-      return /^\d{4}-\d{2}-\d{2}$/.test(point.day) ? point.day : undefined;
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(point.day)) return undefined;
+      return edge === 'since' ? `${point.day}T00:00:00Z` : `${point.day}T23:59:59.999999Z`;
   }
 }
 

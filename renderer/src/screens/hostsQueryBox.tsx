@@ -10,7 +10,8 @@ import { appCall } from '../api/client';
 import { boundedText } from '../components/bounded';
 import { countText } from '../components/countText';
 import { useQuery } from '../data/useQuery';
-import { caretWord, completed, fieldSuggestions, queryValue, unknownFields, type CaretWord } from './hostsSurveyModel';
+import { applyCompletion, cursorContext, unknownFields, type CursorContext } from '../../../shared/app/queryAssist';
+import { fieldSuggestions } from './hostsSurveyModel';
 
 interface Props {
   readonly applied: string;
@@ -20,6 +21,7 @@ interface Props {
 }
 
 interface Suggestion {
+  /** A field name, or a value as the workspace holds it (quoted when put in the query). */
   readonly text: string;
   readonly hint: string;
 }
@@ -42,7 +44,7 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
-function useSuggestions(word: CaretWord | undefined, fields: readonly QueryField[]): Suggestion[] {
+function useSuggestions(word: CursorContext | undefined, fields: readonly QueryField[]): Suggestion[] {
   const valueKey = word?.kind === 'value' ? JSON.stringify([word.field, word.prefix]) : undefined;
   const settledKey = useSettled(valueKey, 120);
   const values = useQuery(settledKey, (signal) => {
@@ -53,7 +55,7 @@ function useSuggestions(word: CaretWord | undefined, fields: readonly QueryField
     if (!word) return [];
     if (word.kind === 'field') return word.prefix.length === 0 ? [] : fieldSuggestions(word.prefix, fields).map((f) => ({ text: f.field, hint: f.example }));
     if (settledKey !== valueKey) return [];
-    return (values.data?.values ?? []).slice(0, 12).map((v) => ({ text: queryValue(v.value), hint: `${countText(v.count)} hosts` }));
+    return (values.data?.values ?? []).slice(0, 12).map((v) => ({ text: v.value, hint: `${countText(v.count)} hosts` }));
   }, [word, fields, values.data, settledKey, valueKey]);
 }
 
@@ -96,10 +98,11 @@ export function QueryBox({ applied, error, onApply }: Props) {
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => setDraft(applied), [applied]);
   const fields = useFields();
-  const word = useMemo(() => (open ? caretWord(draft, caret) : undefined), [open, draft, caret]);
+  const word = useMemo(() => (open ? cursorContext(draft, caret) : undefined), [open, draft, caret]);
   const suggestions = useSuggestions(word, fields);
-  const unknown = fields.length > 0 ? unknownFields(draft, fields) : [];
-  const unknownText = unknown.length > 0 ? `No such field: ${unknown.map((n) => boundedText(n, 60)).join(', ')}. See the fields (Fields…) for those this workspace knows.` : undefined;
+  const known = useMemo(() => fields.map((f) => f.field), [fields]);
+  const unknown = known.length > 0 ? unknownFields(draft, known) : [];
+  const unknownText = unknown.length > 0 ? `${unknown.map((u) => boundedText(u.message.replace(/^no such field/, 'No such field'), 160)).join('; ')}. Fields… lists those this workspace has.` : undefined;
   const shownError = unknownText ?? (draft === applied ? error : undefined);
   const listOpen = open && suggestions.length > 0;
 
@@ -107,15 +110,15 @@ export function QueryBox({ applied, error, onApply }: Props) {
 
   const pick = (suggestion: Suggestion) => {
     if (!word) return;
-    const next = completed(draft, word, suggestion.text);
+    const next = applyCompletion(draft, word, suggestion.text);
     setDraft(next.query);
-    setCaret(next.caret);
-    window.requestAnimationFrame(() => input.current?.setSelectionRange(next.caret, next.caret));
+    setCaret(next.cursor);
+    window.requestAnimationFrame(() => input.current?.setSelectionRange(next.cursor, next.cursor));
     input.current?.focus();
   };
   const apply = (query: string) => {
     setOpen(false);
-    if (fields.length > 0 && unknownFields(query, fields).length > 0) return;
+    if (known.length > 0 && unknownFields(query, known).length > 0) return;
     onApply(query.trim() === '' ? undefined : query.trim());
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

@@ -1,10 +1,11 @@
 /**
  * Pure rules of the Hosts screen's survey list (no DOM, no I/O): what the screen keeps in its URL
  * (the query, the facet chips, the seen-in window, the search, an import's filter, the ordering)
- * and the `hostList` / `hostFacets` query it makes of them; the columns remembered per workspace;
- * which field names of a query the workspace does not know; the word under the caret that the
- * query box completes.
+ * and the `hostList` / `hostFacets` query it makes of them (the chips joined to the typed query by
+ * shared/app/queryAssist.ts, which the query box also uses to complete and check); the columns
+ * remembered per workspace; the fields a prefix completes.
  */
+import { combineQuery } from '../../../shared/app/queryAssist';
 import { DEFAULT_HOST_COLUMNS, HOST_COLUMN_IDS, SEARCH_MIN_CHARS, parseHostColumns, type HostColumnId, type QueryField } from '../../../shared/app/hostSurvey';
 
 export type ScreenParams = Readonly<Record<string, string>>;
@@ -63,13 +64,6 @@ export function windowTerms(params: ScreenParams): string[] {
   return terms;
 }
 
-/** Terms joined by AND, each in parentheses when it has more than one word (its own ORs stay its own). */
-export function andQuery(terms: readonly string[]): string {
-  const kept = terms.map((t) => t.trim()).filter((t) => t !== '');
-  if (kept.length <= 1) return kept[0] ?? '';
-  return kept.map((t) => (/\s/.test(t.replace(/"(?:[^"\\]|\\.)*"/g, '""')) ? `(${t})` : t)).join(' AND ');
-}
-
 /** The search as sent: from its third character (shorter ones would match nearly everything). */
 export function searchSent(text: string | undefined): string | undefined {
   const trimmed = (text ?? '').trim();
@@ -79,7 +73,7 @@ export function searchSent(text: string | undefined): string | undefined {
 /** The filter of `hostList`, `hostFacets` and the exports, from the screen's parameters. */
 export function surveyQuery(params: ScreenParams): Record<string, string> {
   const out: Record<string, string> = {};
-  const q = andQuery([params[QUERY_PARAM] ?? '', ...chipsOf(params), ...windowTerms(params)]);
+  const q = combineQuery(params[QUERY_PARAM] ?? '', [...chipsOf(params), ...windowTerms(params)]);
   if (q) out.q = q;
   const search = searchSent(params.search);
   if (search) out.search = search;
@@ -151,84 +145,12 @@ function bare(name: string): string {
   return lower.startsWith('host_id.') ? lower.slice('host_id.'.length) : lower === 'host_id' ? '' : lower;
 }
 
-/**
- * Whether the query language knows `name`: a listed field, or a path above some (a field covers
- * its sub-fields: `services` covers `services.port`), with or without `host_id.`.
- */
-export function isKnownField(name: string, fields: readonly QueryField[]): boolean {
-  const wanted = bare(name);
-  if (wanted === '') return true;
-  return fields.some((f) => {
-    const known = bare(f.field);
-    return known === wanted || known.startsWith(`${wanted}.`);
-  });
-}
-
-/** The field names a query uses (`name:`, `name:>=`, `name>`), outside quoted strings, each once. */
-export function queryFieldNames(query: string): string[] {
-  const unquoted = query.replace(/"(?:[^"\\]|\\.)*"?/g, (m) => ' '.repeat(m.length));
-  const out: string[] = [];
-  const pattern = /(^|[\s(!+-])([A-Za-z_][\w.-]*)\s*(?=:|[<>])/g;
-  for (let m = pattern.exec(unquoted); m; m = pattern.exec(unquoted)) {
-    const name = m[2]!;
-    if (name.endsWith('\\')) continue;
-    if (!out.includes(name)) out.push(name);
-  }
-  return out;
-}
-
-/** The field names of `query` the workspace's fields do not know (said before the query is sent). */
-export function unknownFields(query: string, fields: readonly QueryField[]): string[] {
-  return queryFieldNames(query).filter((name) => !isKnownField(name, fields));
-}
-
-/** The word under the caret: a field being typed, or the value of `field:` being typed. */
-export type CaretWord =
-  | { readonly kind: 'field'; readonly prefix: string; readonly start: number; readonly end: number }
-  | { readonly kind: 'value'; readonly field: string; readonly prefix: string; readonly start: number; readonly end: number };
-
-export function caretWord(query: string, caret: number): CaretWord | undefined {
-  const before = query.slice(0, caret);
-  // Inside an open quoted string, the value is everything after its quote.
-  const quotes = (before.match(/(?<!\\)"/g) ?? []).length;
-  let start = caret;
-  if (quotes % 2 === 1) start = before.lastIndexOf('"');
-  else while (start > 0 && !/[\s()]/.test(query[start - 1]!)) start--;
-  let end = caret;
-  while (end < query.length && !/[\s()]/.test(query[end]!)) end++;
-  const word = query.slice(start, caret);
-  const colon = /^([A-Za-z_][\w.-]*):(?:[<>]=?)?/.exec(word);
-  if (colon) {
-    return { kind: 'value', field: colon[1]!, prefix: word.slice(colon[0].length).replace(/^"/, ''), start: start + colon[0].length, end };
-  }
-  if (quotes % 2 === 1) {
-    const field = /([A-Za-z_][\w.-]*):$/.exec(query.slice(0, start));
-    if (field) return { kind: 'value', field: field[1]!, prefix: word.replace(/^"/, ''), start, end };
-    return undefined;
-  }
-  if (/^(AND|OR|NOT)$/.test(word) || !/^[A-Za-z_][\w.-]*$/.test(word)) return undefined;
-  return { kind: 'field', prefix: word, start, end };
-}
-
 /** The fields that complete `prefix` (matched at the start of the full name or of its part after `host_id.`). */
 export function fieldSuggestions(prefix: string, fields: readonly QueryField[], limit = 12): QueryField[] {
   const p = prefix.toLowerCase();
   const starts = fields.filter((f) => f.field.toLowerCase().startsWith(p) || bare(f.field).startsWith(p));
   const contains = fields.filter((f) => !starts.includes(f) && f.field.toLowerCase().includes(p));
   return [...starts, ...contains].slice(0, limit);
-}
-
-/** A value as the query writes it: quoted when it holds anything but a plain word. */
-export function queryValue(value: string): string {
-  return /^[\w.@/-]+$/u.test(value) && !/^(AND|OR|NOT)$/.test(value) ? value : `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
-}
-
-/** The query with the word at `start`–`end` replaced: `text` and, for a field, its colon. */
-export function completed(query: string, word: CaretWord, text: string): { readonly query: string; readonly caret: number } {
-  const inserted = word.kind === 'field' ? `${text}:` : `${text} `;
-  // A value typed in an open quote is replaced from its quote: the completion brings its own quoting.
-  const next = query.slice(0, word.start) + inserted + query.slice(word.end).replace(/^ /, '');
-  return { query: next, caret: word.start + inserted.length };
 }
 
 /** A SHA-256 as the list shows it: its first 12 digits (the whole on demand). */
