@@ -99,10 +99,10 @@ async function open(hash: string): Promise<void> {
 
 /** Shows a column by the column picker, and closes the picker. */
 async function showColumn(name: string): Promise<void> {
-  const picker = page.locator('details.column-picker');
-  if ((await picker.getAttribute('open')) === null) await picker.locator('summary').click();
-  await picker.getByRole('checkbox', { name, exact: true }).check();
-  await picker.locator('summary').click();
+  const button = page.getByRole('button', { name: /^Columns \(/ });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  await page.getByRole('group', { name: 'Columns shown' }).getByRole('checkbox', { name, exact: true }).check();
+  await button.click();
 }
 const facetValue = (facet: string, value: RegExp): Locator => page.locator(`section[aria-labelledby="facet-${facet}"] button`).filter({ hasText: value });
 

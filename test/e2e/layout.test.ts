@@ -215,6 +215,8 @@ describe('every screen at 1000×700, 1366×768 and 1920×1080', () => {
   for (const size of SIZES.slice(0, 2)) {
     test(`at ${size.width}×${size.height} the host list, a host and a History entry need no sideways scroll, and no address or time is cut`, async () => {
       await page.setViewportSize(size);
+      // A fresh page: nothing left of another test's screen (a hash change keeps the document).
+      await page.goto('about:blank');
       await show('#/hosts', (p) => p.getByRole('grid', { name: 'Known hosts' }).getByRole('gridcell', { name: LONG_IPV6_SHOWN }).waitFor());
       expect(await wholeValueProblems(page)).toEqual([]);
       await show(`#/hosts/${LONG_IPV6_SHOWN}`, (p) => p.getByRole('heading', { name: LONG_IPV6_SHOWN, level: 2 }).waitFor());
@@ -231,10 +233,12 @@ describe('every screen at 1000×700, 1366×768 and 1920×1080', () => {
 
     test(`at ${size.width}×${size.height} a host picked in the list and the import panel open where they are seen`, async () => {
       await page.setViewportSize(size);
+      await page.goto('about:blank');
       await show('#/hosts', (p) => p.getByRole('grid', { name: 'Known hosts' }).getByRole('row').first().waitFor());
       await page.getByRole('grid', { name: 'Known hosts' }).getByRole('gridcell', { name: '10.20.1.15' }).click();
       await page.getByRole('heading', { name: '10.20.1.15', level: 2 }).waitFor();
       await page.waitForTimeout(100);
+      if (!(await inView(page, '.detail-pane'))) await snapshot(page, `layout-detail-not-seen-${size.width}`);
       expect(await inView(page, '.detail-pane')).toBe(true);
       await page.getByRole('button', { name: 'Import EVE log…' }).click();
       await page.getByLabel('EVE log', { exact: true }).waitFor({ state: 'attached' });

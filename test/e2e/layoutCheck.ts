@@ -74,5 +74,5 @@ export async function wholeValueProblems(page: Page): Promise<string[]> {
 
 /** Whether the element's top is in the window, its top part at least shown (what a click opened is seen). */
 export async function inView(page: Page, selector: string): Promise<boolean> {
-  return page.evaluate<boolean>(`(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight - 40; })()`);
+  return page.evaluate<boolean>(`(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; const r = el.getBoundingClientRect(); return r.top > -2 && r.top < window.innerHeight - 40; })()`);
 }

@@ -75,20 +75,25 @@ export function useSurveyColumns(): [HostColumnId[], (next: HostColumnId[]) => v
   return [columns, save];
 }
 
-/** The picker: one checkbox per column, the address always on. */
+/** The picker: one checkbox per column, the address always on; Esc or the button closes it. */
 export function ColumnPicker({ columns, onChange }: { columns: readonly HostColumnId[]; onChange: (next: HostColumnId[]) => void }) {
+  const [open, setOpen] = useState(false);
   return (
-    <details className="column-picker">
-      <summary>Columns ({columns.length})</summary>
-      <fieldset>
-        <legend>Columns shown</legend>
-        {HOST_COLUMNS.map((column) => (
-          <label key={column.id}>
-            <input type="checkbox" checked={columns.includes(column.id)} disabled={column.id === 'ip'} onChange={() => onChange(toggledColumn(columns, column.id))} />
-            {column.label}
-          </label>
-        ))}
-      </fieldset>
-    </details>
+    <div className="column-picker" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <button type="button" aria-expanded={open} aria-controls="host-columns" onClick={() => setOpen((v) => !v)}>
+        Columns ({columns.length})
+      </button>
+      {open && (
+        <fieldset id="host-columns">
+          <legend>Columns shown</legend>
+          {HOST_COLUMNS.map((column) => (
+            <label key={column.id}>
+              <input type="checkbox" checked={columns.includes(column.id)} disabled={column.id === 'ip'} onChange={() => onChange(toggledColumn(columns, column.id))} />
+              {column.label}
+            </label>
+          ))}
+        </fieldset>
+      )}
+    </div>
   );
 }

@@ -61,9 +61,11 @@ export function Facets({ answer, loading, error, chips, onToggle }: FacetsProps)
         </p>
       )}
       {!answer && !error && <p className="loading">Counting…</p>}
-      {answer?.facets.map((facet) => (
-        <FacetSection key={facet.id} facet={facet} chips={chips} onToggle={onToggle} />
-      ))}
+      <div className="facet-sections">
+        {answer?.facets.map((facet) => (
+          <FacetSection key={facet.id} facet={facet} chips={chips} onToggle={onToggle} />
+        ))}
+      </div>
     </aside>
   );
 }
