@@ -13,6 +13,8 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openApp, screenshot, snapshot, type Session } from './browser';
+import { axeViolations } from './layoutCheck';
+import { hostsOfLine } from '../helpers/eveLineHosts';
 import { SAMPLES_DIR } from '../helpers/workplace';
 
 const SAMPLE = path.join(SAMPLES_DIR, 'eve', 'alaajili-EVE-Json-Parser-eve.json');
@@ -58,20 +60,25 @@ for (const e of events) {
 /** Any host the log shows serving TLS (a certificate or not: TLS 1.3 hides it). */
 const tlsServers = new Set(events.filter((e) => e.event_type === 'tls' || e.app_proto === 'tls').map(server));
 
-/** The log split by time: the lines before its middle time, then the others, in their order. */
-function splitByTime(): [string, string] {
-  const times = events.map((e) => Date.parse(e.timestamp ?? '')).filter((t) => Number.isFinite(t)).sort((a, b) => a - b);
-  const middle = times[Math.floor(times.length / 2)]!;
-  const first: string[] = [];
-  const second: string[] = [];
-  rawLines.forEach((line, i) => (Date.parse(events[i]!.timestamp ?? '') < middle ? first : second).push(line));
-  return [`${first.join('\n')}\n`, `${second.join('\n')}\n`];
+/** An EVE time (`…+0100`) as epoch milliseconds. */
+const timeOf = (e: EveLine) => Date.parse((e.timestamp ?? '').replace(/(\d{2})(\d{2})$/, '$1:$2'));
+
+/** The log split by time: the lines up to its middle instant, then the others, each part in the log's order. */
+function splitByTime(): { readonly texts: [string, string]; readonly newInSecond: string[] } {
+  const middle = events.map(timeOf).sort((a, b) => a - b)[Math.floor(events.length / 2)]!;
+  const first = events.map((e, i) => ({ e, line: rawLines[i]! })).filter(({ e }) => timeOf(e) <= middle);
+  const second = events.map((e, i) => ({ e, line: rawLines[i]! })).filter(({ e }) => timeOf(e) > middle);
+  // The hosts the second part brings: the addresses its lines make hosts of (docs/eve.md's rules) that the first part's did not.
+  const inFirst = new Set(first.flatMap(({ e }) => hostsOfLine(e)));
+  const newInSecond = [...new Set(second.flatMap(({ e }) => hostsOfLine(e)))].filter((ip) => !inFirst.has(ip)).sort();
+  const text = (part: typeof first) => part.map(({ line }) => `${line}\n`).join('');
+  return { texts: [text(first), text(second)], newInSecond };
 }
 
 let session: Session;
 let page: Page;
 let files: string;
-let halves: [string, string];
+let split: ReturnType<typeof splitByTime>;
 
 /** An import as a terminal or another window makes it: the log's bytes uploaded to the import route. */
 async function importLog(name: string, content: string): Promise<void> {
@@ -110,8 +117,8 @@ beforeAll(async () => {
   files = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-survey-'));
   session = await openApp({ viewport: { width: 1366, height: 768 } });
   page = session.page;
-  halves = splitByTime();
-  await importLog('eve-morning.json', halves[0]);
+  split = splitByTime();
+  await importLog('eve-morning.json', split.texts[0]);
 }, 120_000);
 
 afterAll(async () => {
@@ -125,10 +132,12 @@ describe('the site survey, answered by clicking', () => {
     await open('#/hosts');
     await footer(before.size).waitFor();
     // The second half imported as from a terminal: the open list follows without Reload.
-    await importLog('eve-afternoon.json', halves[1]);
+    await importLog('eve-afternoon.json', split.texts[1]);
     const after = await knownAddresses();
-    const added = [...after].filter((ip) => !before.has(ip)).sort();
+    const added = split.newInSecond;
     expect(added.length).toBeGreaterThan(0);
+    // The known hosts before and after agree with the reckoning from the lines.
+    expect([...after].filter((ip) => !before.has(ip)).sort()).toEqual(added);
     await footer(after.size).waitFor({ timeout: 15_000 });
 
     await page.getByRole('button', { name: 'Imports' }).click();
@@ -221,5 +230,59 @@ describe('the site survey, answered by clicking', () => {
     } finally {
       await page.emulateMedia({ media: null });
     }
+  });
+
+  test('the Changes view: what the second import brought, by default; each address links to its host', async () => {
+    await open('#/hosts');
+    await page.getByRole('button', { name: 'Changes' }).click();
+    const totals = page.getByRole('table', { name: 'Changes per kind' });
+    await totals.waitFor();
+    const newHosts = await totals.getByRole('row').filter({ hasText: 'New hosts' }).getByRole('cell').textContent();
+    // The default compares the latest import with the one before: its new hosts are those the second half brought.
+    expect(Number(newHosts)).toBe(split.newInSecond.length);
+    const link = page.getByRole('table', { name: 'Changes' }).getByRole('link').first();
+    const ip = await link.textContent();
+    await link.click();
+    await page.getByRole('heading', { name: ip!, level: 2 }).waitFor();
+    await screenshot(page, 'hosts-changes');
+  });
+
+  test('the query box completes a field and a value; an unknown field is named before anything is sent', async () => {
+    await open('#/hosts');
+    const box = page.getByLabel('Query', { exact: true });
+    await box.fill('roles.na');
+    await page.getByRole('option', { name: /host_id\.roles\.name/ }).waitFor();
+    await box.press('Tab');
+    expect(await box.inputValue()).toBe('host_id.roles.name:');
+    await box.pressSequentially('doma');
+    await page.getByRole('option', { name: /domain controller/ }).click();
+    expect(await box.inputValue()).toBe('host_id.roles.name:"domain controller"');
+    await box.press('Enter');
+    await footer(domainControllers.size).waitFor();
+
+    await box.fill('role:dc');
+    const error = page.locator('#hosts-qfilter-error');
+    expect(await error.textContent()).toMatch(/^No such field: host_id\.role — did you mean host_id\.roles\?/);
+    await page.getByRole('button', { name: 'Apply query' }).click();
+    expect(new URLSearchParams(new URL(page.url()).hash.split('?')[1]).get('host_id_qfilter')).toBe('host_id.roles.name:"domain controller"');
+  });
+
+  test('the survey’s panels and popovers have labels and roles (axe)', async () => {
+    await open('#/hosts');
+    await grid().getByRole('row').first().waitFor();
+    await page.getByRole('button', { name: 'Imports' }).click();
+    await page.getByRole('list', { name: 'Imports' }).waitFor();
+    await page.getByRole('button', { name: /^Columns \(/ }).click();
+    await page.getByRole('button', { name: 'Fields…' }).click();
+    await page.getByRole('table', { name: 'Query fields' }).waitFor();
+    await page.getByRole('button', { name: 'Export report…' }).click();
+    await page.getByRole('group', { name: 'Site report options' }).waitFor();
+    await page.getByLabel('Query', { exact: true }).fill('host_id.ro');
+    await page.getByRole('listbox', { name: 'Completions' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Imports' }).click();
+    await page.getByRole('button', { name: 'Changes' }).click();
+    await page.getByRole('table', { name: 'Changes per kind' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
