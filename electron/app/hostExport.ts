@@ -15,6 +15,7 @@ import type { JsonValue } from '../../shared/resources';
 import { renderedHost } from '../server/handlers/hosts';
 import { hostsByPks, orderedHostPks, type StoredHost } from '../server/store/hostBatches';
 import type { Services } from '../server/store/services';
+import { CompareError } from '../server/store/visits';
 
 export interface ListOrdering {
   readonly key: HostOrderKey;
@@ -150,14 +151,24 @@ export function jsonPartChunks(services: Services, filter: HostFilter, range: { 
   })();
 }
 
+/** The imports listed in a report's sources at most (the latest); the report says how many there are. */
+const REPORT_VISITS = 500;
+
 /**
- * THE seam of the report's sources and comparison: the imports recorded (their files and SHA-256)
- * and what changed since `since`, from the visits store (`host_visit`, its compare function) once
- * merged. Until then no import is recorded and no comparison can be made.
+ * The report's sources and comparison: the imports and pulls recorded (their files and SHA-256),
+ * and what changed since the import `since` up to the last one (the visits store, as
+ * `outpost hosts diff` and the Changes view compare), as many changes as the report lists.
  */
-export function visitsAndChanges(_services: Services, since: number | undefined): Pick<ReportInputs, 'visits' | 'changes'> {
-  if (since !== undefined) throw ApiError.detail(400, 'since: comparing with an import is not available in this build yet.');
-  return { visits: [], changes: null };
+export function visitsAndChanges(services: Services, since: number | undefined, limit = REPORT_LIMITS.rows): Pick<ReportInputs, 'visits' | 'visitsTotal' | 'changes'> {
+  const { visits } = services;
+  const page = visits.page(0, REPORT_VISITS);
+  if (since === undefined) return { visits: page.visits, visitsTotal: page.count, changes: null };
+  try {
+    return { visits: page.visits, visitsTotal: page.count, changes: visits.compare(visits.resolve({ visit: since }, 'since'), visits.latest(), limit) };
+  } catch (error) {
+    if (error instanceof CompareError) throw ApiError.validation({ since: [error.message] });
+    throw error;
+  }
 }
 
 /** What a report is made of besides its hosts. */

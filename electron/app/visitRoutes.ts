@@ -48,6 +48,12 @@ export function visitHandlers(host: WorkspaceHost): Pick<AppHandlers, VisitRoute
   };
 }
 
+/** A point not read, quoted (bounded: it is the caller's text) with what is expected. */
+function unread(text: string, expected: string): string {
+  const shown = text.length > 100 ? `${text.slice(0, 100)}…` : text;
+  return `"${shown}" is no point: ${expected}.`;
+}
+
 /** `since` (required), `until` (default: the last visit) and `limit` read and compared; a bad one is a 400 naming it. */
 export function compareFromQuery(services: Services, query: (name: string) => string | undefined): HostComparison {
   const since = query('since');
@@ -59,10 +65,10 @@ export function compareFromQuery(services: Services, query: (name: string) => st
     limit = Math.min(Number(limitText), CHANGES_MAX_LIMIT);
   }
   const sinceText = parsePoint(since);
-  if ('error' in sinceText) throw ApiError.validation({ since: [`${sinceText.error}.`] });
+  if ('error' in sinceText) throw ApiError.validation({ since: [unread(since, sinceText.error)] });
   const untilRaw = query('until');
   const untilText = untilRaw === undefined || untilRaw.trim() === '' ? undefined : parsePoint(untilRaw);
-  if (untilText && 'error' in untilText) throw ApiError.validation({ until: [`${untilText.error}.`] });
+  if (untilText && 'error' in untilText) throw ApiError.validation({ until: [unread(untilRaw!, untilText.error)] });
   const { visits } = services;
   try {
     return visits.compare(visits.resolve(sinceText, 'since'), untilText ? visits.resolve(untilText, 'until') : visits.latest(), limit);

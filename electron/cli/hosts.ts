@@ -11,6 +11,7 @@ import type { Services } from '../server/store/services';
 import { withFile } from '../server/store/storageErrors';
 import { openWorkspace } from '../workspaces/openWorkspace';
 import { instanceFor, locateWorkspace, parseCommand } from './context';
+import { HOSTS_EXPORT, hostsExportCommand } from './hostExport';
 import { CliError, joined, line, type Line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup, type CommandSpec } from './usage';
 
@@ -43,11 +44,12 @@ type Run = (args: readonly string[], out: Output) => number | Promise<number>;
 const HOSTS_SUBCOMMANDS: Readonly<Record<string, { readonly spec: CommandSpec; readonly run: Run }>> = {
   diff: { spec: HOSTS_DIFF, run: diffCommand },
   imports: { spec: HOSTS_IMPORTS, run: importsCommand },
+  export: { spec: HOSTS_EXPORT, run: hostsExportCommand },
 };
 
 export const HOSTS: CommandGroup = {
   name: 'hosts',
-  summary: 'The host identities of a workspace: its imports, and what changed between two of them.',
+  summary: 'The host identities of a workspace: its imports, what changed between two of them, and the list exported.',
   commands: Object.values(HOSTS_SUBCOMMANDS).map((entry) => entry.spec),
 };
 

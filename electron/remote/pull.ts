@@ -163,11 +163,10 @@ export class Puller {
       // A host is unchanged when its central part is exactly what the central server sends now.
       const entry = checkHostEntry(object);
       if (!entry.ok) return false;
-      const record = hostRecordOf(entry.entry);
-      if (!this.services.hosts.sameCentral(record)) return false;
+      const pk = this.services.hosts.sameCentralPk(hostRecordOf(entry.entry));
+      if (pk === undefined) return false;
       // Seen by this pull, though unchanged: "not seen since" counts it as seen.
-      const pk = this.visit && this.services.hosts.pkOf(record.ip);
-      if (pk !== undefined) this.visit!.seen.add(pk);
+      this.visit?.seen.add(pk);
       return true;
     }
     if (typeof object.pk !== 'number' || endpoint === 'history') return false;

@@ -94,7 +94,7 @@ export interface HostRow {
 
 /** Every scalar value at a path of an identity (list items share their list's path), each once, in order. */
 export function valuesAt(identity: JsonValue, path: string): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   const keys = path.split('.');
   const walk = (value: JsonValue | undefined, depth: number): void => {
     if (value === undefined || value === null) return;
@@ -104,8 +104,7 @@ export function valuesAt(identity: JsonValue, path: string): string[] {
     }
     if (depth === keys.length) {
       if (typeof value !== 'object') {
-        const text = String(value);
-        if (!out.includes(text)) out.push(text);
+        out.add(String(value));
       }
       return;
     }
@@ -121,17 +120,22 @@ export function valuesAt(identity: JsonValue, path: string): string[] {
     }
   };
   walk(identity, 0);
-  return out;
+  return [...out];
 }
 
-/** A service as a short text: `443/tcp tls` (`/tcp` left out of nothing: the protocol as the identity writes it). */
-export function serviceText(service: JsonValue): string | undefined {
-  if (service === null || typeof service !== 'object' || Array.isArray(service)) return undefined;
+/**
+ * A service as short texts, one for each application protocol seen on it: `443/tcp tls`
+ * (api.md §7: a service is `{proto, port, values: [{app_proto, …}]}`); `443/tcp` alone when no
+ * value names one.
+ */
+export function serviceTexts(service: JsonValue): string[] {
+  if (service === null || typeof service !== 'object' || Array.isArray(service)) return [];
   const port = service.port;
-  if (typeof port !== 'number' && typeof port !== 'string') return undefined;
-  const proto = typeof service.proto === 'string' ? service.proto : '';
-  const app = typeof service.app_proto === 'string' && service.app_proto !== '' ? ` ${service.app_proto}` : '';
-  return `${port}${proto === '' ? '' : `/${proto}`}${app}`;
+  if (typeof port !== 'number' && typeof port !== 'string') return [];
+  const base = `${port}${typeof service.proto === 'string' && service.proto !== '' ? `/${service.proto}` : ''}`;
+  const apps = valuesAt(service, 'values.app_proto');
+  if (typeof service.app_proto === 'string' && service.app_proto !== '' && !apps.includes(service.app_proto)) apps.unshift(service.app_proto);
+  return apps.length === 0 ? [base] : apps.map((app) => `${base} ${app}`);
 }
 
 /** The texts a column shows for a row (one for `text`, `number` and `time` columns, none when absent). */
@@ -153,11 +157,7 @@ export function columnValues(row: HostRow, id: HostColumnId): string[] {
       if (!Array.isArray(services)) return [];
       const out: string[] = [];
       for (const service of services) {
-        // The API's services hold their application protocols in their values (one per app_proto).
-        const values = service !== null && typeof service === 'object' && !Array.isArray(service) && Array.isArray(service.values) ? service.values : [];
-        const protos = values.map((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v.app_proto === 'string' ? v.app_proto : '')).filter((p) => p !== '');
-        const texts = protos.length === 0 ? [serviceText(service)] : protos.map((app_proto) => serviceText({ ...(service as JsonObject), app_proto }));
-        for (const text of texts) if (text !== undefined && !out.includes(text)) out.push(text);
+        for (const text of serviceTexts(service)) if (!out.includes(text)) out.push(text);
       }
       return out;
     }

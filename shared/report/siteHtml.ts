@@ -112,7 +112,9 @@ function sourcesSection(report: SiteReport): string {
     const files = visit.files.length === 0 ? '<span class="note">no file (a pull from the central server)</span>' : visit.files.map((f) => `${e(f.name)} <span class="note">(${bytesText(f.size)}${f.from > 0 ? `, from byte ${f.from}` : ''}, ${f.lines} lines)</span><br><code>SHA-256 ${e(f.sha256)}</code>`).join('<br>');
     return `<tr><td>${e(visit.at)}</td><td>${e(visit.kind)}</td><td>${e(visit.user)}</td><td>${files}</td><td class="n">${visit.hostsNew}</td><td class="n">${visit.hostsUpdated}</td></tr>`;
   });
-  return `<h2 id="sources">Sources</h2><table><thead><tr><th>When</th><th>Kind</th><th>By</th><th>Files</th><th class="n">New</th><th class="n">Updated</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const total = report.inputs.visitsTotal ?? visits.length;
+  const more = total > visits.length ? `<p class="note">The latest ${visits.length} of ${total} imports and pulls; all of them: <code>outpost hosts imports</code>.</p>` : '';
+  return `<h2 id="sources">Sources</h2><table><thead><tr><th>When</th><th>Kind</th><th>By</th><th>Files</th><th class="n">New</th><th class="n">Updated</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}`;
 }
 
 function changesSection(report: SiteReport): string {

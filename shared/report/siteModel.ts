@@ -19,6 +19,8 @@ export interface ReportInputs {
   readonly homeNets: readonly string[];
   /** The imports and pulls whose evidence it reports, with their files and SHA-256. */
   readonly visits: readonly Visit[];
+  /** How many imports and pulls are recorded (more than `visits` when only the latest are listed). */
+  readonly visitsTotal?: number;
   /** What changed since the chosen import, or null when none was chosen. */
   readonly changes: HostComparison | null;
   /** Users per host: only when the engineer asks (usernames are personal data). */

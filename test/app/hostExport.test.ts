@@ -3,6 +3,7 @@
  * equals the API's own answer once the added `'` is taken off; the JSON parts stay within their
  * limit and re-import into a fresh workspace as the same identities; the report as HTML and PDF.
  */
+import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { request } from '../helpers/http';
@@ -144,6 +145,32 @@ describe('the report', () => {
     expect(reply.headers['content-type']).toBe('application/pdf');
     expect(reply.text.startsWith('%PDF-')).toBe(true);
   }, 60_000);
+
+  test('its sources are the recorded imports with their SHA-256, and since=IMPORT adds what changed after it', async () => {
+    const site = await startAppServer();
+    try {
+      const first = JSON.stringify([ENTRIES[0]]);
+      const second = JSON.stringify([{ ip: '10.9.9.9', hits: 1, host_id: { ...at('2024-03-04'), roles: [{ name: 'printer', ...at('2024-03-04') }] } }]);
+      for (const [name, body] of [['first.json', first], ['second.json', second]] as const) {
+        const reply = await request(site.url, 'POST', `/rest/appliances/host_id/import/?name=${name}`, { token: ADMIN_TOKEN, body, headers: { 'Content-Type': 'application/json' } });
+        expect(reply.status, reply.text).toBe(201);
+      }
+      const visits = (await site.api.get('/app/hosts/visits')).json().results as { pk: number; files: { name: string }[] }[];
+      const firstPk = visits.find((v) => v.files[0]?.name === 'first.json')!.pk;
+      const report = await request(site.url, 'GET', `/app/hosts/report?since=${firstPk}`, { token: ADMIN_TOKEN });
+      expect(report.status, report.text).toBe(200);
+      // The SHA-256 of each file as sent, worked out here.
+      for (const body of [first, second]) expect(report.text).toContain(createHash('sha256').update(body).digest('hex'));
+      const from = report.text.indexOf('id="changes"');
+      const changes = report.text.slice(from, report.text.indexOf('</section>', from));
+      // The second file brought 10.9.9.9; 10.0.0.1, of the first, was not in it.
+      expect(changes).toContain('<td>New hosts</td><td class="mono">10.9.9.9</td>');
+      expect(changes).toContain('<td>Hosts not seen since</td><td class="mono">10.0.0.1</td>');
+      expect((await request(site.url, 'GET', '/app/hosts/report?since=999', { token: ADMIN_TOKEN })).json()).toEqual({ since: ['since: there is no import or pull 999.'] });
+    } finally {
+      await site.close();
+    }
+  });
 
   test('needs a signed-in caller', async () => {
     expect((await request(server.url, 'GET', '/app/hosts/report', { token: null })).status).toBe(403);

@@ -83,7 +83,7 @@ describe('outpost hosts diff', () => {
   });
 
   test.each([
-    [['--since', 'yesterday'], /--since: give the number of an import/],
+    [["--since", "yesterday"], /--since: "yesterday" is no point: give the number of an import/],
     [['--since', '9'], /--since: there is no import or pull 9/],
     [['--since', '1', '--until', 'pull'], /--until: no pull/],
     [[], /needs --since/],

@@ -124,9 +124,9 @@ describe('one log split by time into two imports', () => {
   test('a failure while the visit is recorded undoes the identities written with it: no visit, no host; the addresses wait', async () => {
     const opened = workspace();
     const split = splitByTime();
-    opened.services.store.db.exec('DROP TABLE host_visit_change');
+    opened.services.store.db.exec('DROP TABLE host_visit_seen');
     await expect(importLog(opened, split.first)).rejects.toThrow();
-    opened.services.store.db.exec('CREATE TABLE host_visit_change (visit INTEGER NOT NULL, host INTEGER NOT NULL, diff TEXT, PRIMARY KEY (visit, host)) WITHOUT ROWID');
+    opened.services.store.db.exec('CREATE TABLE host_visit_seen (visit INTEGER NOT NULL, part INTEGER NOT NULL, pks BLOB NOT NULL, PRIMARY KEY (visit, part)) WITHOUT ROWID');
     expect(opened.services.store.db.prepare('SELECT count(*) FROM host_visit').pluck().get()).toBe(0);
     expect(opened.services.hosts.count()).toBe(0);
     expect(opened.services.evidence.pendingCount()).toBeGreaterThan(0);
@@ -177,19 +177,40 @@ describe('what a host file import changed', () => {
     expect(later.changes.find((c) => c.kind === 'tls_changed')).toEqual({ kind: 'tls_changed', ip: '10.1.0.1', value: '443/tcp tls: CN=new', previous: 'CN=mid' });
   });
 
+  test('not seen since and new, whether few or many of the hosts (found by their pks, or along the addresses)', () => {
+    const opened = workspace();
+    const all = Array.from({ length: 300 }, (_, i) => ({ ip: `10.3.${i >> 8}.${i & 255}`, host_id: seen }));
+    importEntries(opened.services, hostImport, all, admin(opened), null, file('all.json'));
+    // The second file leaves out one host (a third of a percent: few) and brings one.
+    importEntries(opened.services, hostImport, [...all.filter((h) => h.ip !== '10.3.0.7'), { ip: '10.4.0.1', host_id: seen }], admin(opened), null, file('most.json'));
+    // The third has only 10.3.0.1 (299 of 301 not seen: many).
+    importEntries(opened.services, hostImport, [all[1]!], admin(opened), null, file('one.json'));
+    const { visits } = opened.services;
+    const few = visits.compare(visits.resolve({ visit: 1 }, 'since'), visits.resolve({ visit: 2 }, 'until'), 10);
+    expect(few.changes).toEqual([
+      { kind: 'host_new', ip: '10.4.0.1', value: null, previous: null },
+      { kind: 'host_not_seen', ip: '10.3.0.7', value: null, previous: null },
+    ]);
+    const many = visits.compare(visits.resolve({ visit: 2 }, 'since'), visits.resolve({ visit: 3 }, 'until'), 3);
+    expect(many.totals.host_not_seen).toBe(300);
+    // The first three addresses in text order, 10.3.0.1 (seen) left out.
+    expect(many.changes.map((c) => c.ip)).toEqual(['10.3.0.0', '10.3.0.10', '10.3.0.100']);
+    const allNew = visits.compare(visits.resolve({ at: 0 }, 'since'), visits.latest(), 2);
+    expect(allNew.changes.map((c) => c.ip)).toEqual(['10.3.0.0', '10.3.0.1']);
+  });
+
   test(`only the last ${VISITS_KEPT} visits keep their detail; their rows stay, and a comparison reaching further names since`, () => {
     const opened = workspace();
     for (let i = 1; i <= VISITS_KEPT + 2; i++) importEntries(opened.services, hostImport, [{ ip: `10.2.0.${i}`, host_id: seen }], admin(opened), null, file(`${i}.json`));
     const { visits } = opened.services;
     expect(visits.page(0, 100).count).toBe(VISITS_KEPT + 2);
     const db = opened.services.store.db;
-    expect(db.prepare('SELECT DISTINCT visit FROM host_visit_change ORDER BY visit').pluck().all()).toEqual(Array.from({ length: VISITS_KEPT }, (_, i) => i + 3));
-    expect(db.prepare('SELECT min(visit) FROM host_visit_seen').pluck().get()).toBe(3);
+    expect(db.prepare('SELECT DISTINCT visit FROM host_visit_seen ORDER BY visit').pluck().all()).toEqual(Array.from({ length: VISITS_KEPT }, (_, i) => i + 3));
     expect(() => visits.compare(visits.resolve({ visit: 1 }, 'since'), visits.latest(), 10)).toThrow(/since: import 2 is older than the last 50/);
     const kept = visits.compare(visits.resolve({ visit: 2 }, 'since'), visits.latest(), 100);
     expect(kept.totals.host_new).toBe(VISITS_KEPT);
-    // "New in" stays exact for a pruned visit: it is the host's own column.
+    // "New in" stays exact for a pruned visit: it is the host's own column; so do the new among "changed by".
     expect(hostIps(opened, visitHostSet(1, 'new'))).toEqual(['10.2.0.1']);
-    expect(hostIps(opened, visitHostSet(1, 'changed'))).toEqual([]);
+    expect(hostIps(opened, visitHostSet(1, 'changed'))).toEqual(['10.2.0.1']);
   });
 });

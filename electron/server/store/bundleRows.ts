@@ -105,6 +105,8 @@ export function readBundleRows(store: Store): { schema: number; tables: Record<s
         }
         // A bundle is a file that travels: no password hash leaves the workspace in it.
         if (table === 'user') out.password = '';
+        // Nor the imports and pulls (visits, store/visits.ts): the one a host was learned by is not carried either.
+        if (table === 'host_id') delete out.learned;
         return out;
       });
     }

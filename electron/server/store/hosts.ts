@@ -226,11 +226,6 @@ export class Hosts {
     return this.store.query('SELECT pk, hits, data FROM host_id WHERE ip = ?').get(ip) as { pk: number; hits: number; data: string } | undefined;
   }
 
-  /** The pk of the host of a normalised address, if any. */
-  pkOf(ip: string): number | undefined {
-    return this.store.query('SELECT pk FROM host_id WHERE ip = ?').pluck().get(ip) as number | undefined;
-  }
-
   /** The stored host of a normalised address, if any. */
   find(ip: string): HostRow | undefined {
     return this.store.query('SELECT ip, hits, data FROM host_id WHERE ip = ?').get(ip) as HostRow | undefined;
@@ -275,8 +270,13 @@ export class Hosts {
 
   /** Is this exactly the central part stored for its address (a pull need not write it)? */
   sameCentral(record: HostRecord): boolean {
-    const row = this.store.query(`SELECT ${CENTRAL_SQL} AS central, central_hits FROM host_id WHERE ip = ?`).get(record.ip) as { central: string | null; central_hits: number | null } | undefined;
-    return row !== undefined && row.central === record.data && (record.hits === null || row.central_hits === record.hits);
+    return this.sameCentralPk(record) !== undefined;
+  }
+
+  /** The pk of the host whose stored central part is exactly this one (a pull need not write it, and saw it). */
+  sameCentralPk(record: HostRecord): number | undefined {
+    const row = this.store.query(`SELECT pk, ${CENTRAL_SQL} AS central, central_hits FROM host_id WHERE ip = ?`).get(record.ip) as { pk: number; central: string | null; central_hits: number | null } | undefined;
+    return row !== undefined && row.central === record.data && (record.hits === null || row.central_hits === record.hits) ? row.pk : undefined;
   }
 
   /** Addresses with a central part (what a pull compares with the central server's list). */

@@ -8,8 +8,9 @@
  * Per visit, while it is among the last 50 (store/visits.ts prunes the older ones' detail):
  * - `host_visit_seen`: the pks of the hosts it saw, sorted, as delta varints (what "not seen
  *   since" reads), in parts: a pull writes one per page, in that page's transaction;
- * - `host_visit_change`: one row per host whose served identity it changed (new ones included),
- *   with the facts that changed (shared/app/hostFacts.ts), NULL when only times or counts did.
+ * - `host_visit_change`: one row per host whose served identity it updated (those it brought are
+ *   told by their `learned`), with the facts that changed (shared/app/hostChanges.ts), NULL when
+ *   only times or counts did.
  */
 export const hostVisits = `
 CREATE TABLE host_visit (
