@@ -1,6 +1,6 @@
 /** The Hosts screen's survey rules (renderer/src/screens/hostsSurveyModel.ts, hostsChangesModel.ts). */
 import { describe, expect, test } from 'vitest';
-import { columnValues, type QueryField } from '../../shared/app/hostSurvey';
+import type { QueryField } from '../../shared/app/hostSurvey';
 
 import { changeKindWords, comparePointParam } from '../../renderer/src/screens/hostsChangesModel';
 import {
@@ -104,23 +104,5 @@ describe('imports and changes', () => {
     expect(comparePointParam({ kind: 'date', day: '2026-03' }, 'until')).toBeUndefined();
     expect(comparePointParam({ kind: 'now' }, 'until')).toBeUndefined();
     expect(changeKindWords('tls_changed')).toBe('TLS certificates changed');
-  });
-});
-
-describe('the Services column (shared/app/hostSurvey.ts columnValues)', () => {
-  test('names each service by port, protocol and each application protocol of its values', () => {
-    const row = {
-      ip: '10.0.0.1',
-      hits: 0,
-      source: 'local' as const,
-      learned: { visit: null, at: null },
-      host_id: {
-        services: [
-          { proto: 'tcp', port: 443, values: [{ app_proto: 'tls' }, { app_proto: 'http' }] },
-          { proto: 'udp', port: 53, values: [] },
-        ],
-      },
-    };
-    expect(columnValues(row, 'services')).toEqual(['443/tcp tls', '443/tcp http', '53/udp']);
   });
 });
