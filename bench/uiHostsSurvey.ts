@@ -89,6 +89,7 @@ export async function measureHostsSurvey(url: string, token: string, context: Br
     await page.waitForTimeout(600);
   }
   const keystrokes = (await page.evaluate('window.__bench.searches')) as number[];
+  log(`DEBUG ${JSON.stringify(await page.evaluate('({ b: window.__bench, gen: document.querySelector("[role=grid]")?.dataset.generation, busy: document.querySelector("[role=grid]")?.getAttribute("aria-busy"), url: location.href })'))}`);
   await page.close();
   return { firstRow, keystrokes };
 }

@@ -285,4 +285,27 @@ describe('the site survey, answered by clicking', () => {
     await page.getByRole('table', { name: 'Changes per kind' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  test('Export CSV… saves the list as filtered, with the columns shown; Save as PDF the site report', async () => {
+    await open('#/hosts');
+    await facetValue('roles', /domain controller/).first().click();
+    await footer(domainControllers.size).waitFor();
+    // The columns shown: those ticked in the picker, in its order (the earlier questions added some).
+    await page.getByRole('button', { name: /^Columns \(/ }).click();
+    const picker = page.getByRole('group', { name: 'Columns shown' });
+    const shown: string[] = [];
+    for (const box of await picker.getByRole('checkbox').all()) if (await box.isChecked()) shown.push(((await box.locator('xpath=..').textContent()) ?? '').trim());
+    await page.getByRole('button', { name: /^Columns \(/ }).click();
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV…' }).click()]);
+    const text = fs.readFileSync((await csv.path())!, 'utf8').replace(/^\uFEFF/, '');
+    const [header, ...rows] = text.split('\r\n').filter((line) => line !== '');
+    expect(header).toBe(shown.join(','));
+    expect(shown).toContain('TLS subjects');
+    expect(rows.map((row) => row.split(',')[0]).sort()).toEqual([...domainControllers].sort());
+    expect(csv.suggestedFilename()).toMatch(/\.csv$/);
+
+    const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: 'Save as PDF' }).click()]);
+    expect(fs.readFileSync((await pdf.path())!).subarray(0, 5).toString()).toBe('%PDF-');
+    await page.getByText(/The site report’s PDF \(.+\) is being saved\./).waitFor();
+  });
 });

@@ -7,6 +7,7 @@ import {
   addressWidth,
   chipsOf,
   columnsKey,
+  csvDelimiter,
   fieldSuggestions,
   listQuery,
   searchSent,
@@ -91,6 +92,13 @@ describe('the query box (the rest of its rules: shared/app/queryAssist.ts, test/
 });
 
 describe('imports and changes', () => {
+  test('the CSV is separated as the engineer’s spreadsheet splits lines: by ; where decimals are written with a comma', () => {
+    expect(csvDelimiter('en-US')).toBe('comma');
+    expect(csvDelimiter('fr-FR')).toBe('semicolon');
+    expect(csvDelimiter('de')).toBe('semicolon');
+    expect(csvDelimiter('ja-JP')).toBe('comma');
+  });
+
   test('a SHA-256 is shown by its first 12 digits', () => {
     const sha = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
     expect(shortHash(sha)).toBe('e3b0c44298fc…');

@@ -13,6 +13,7 @@ import type { HostColumnId, Visit, VisitChange } from '../../../shared/app/hostS
 import { appPath } from '../../../shared/app/routes';
 import { appCall } from '../api/client';
 import { countText } from '../components/countText';
+import { errorLineOf } from '../components/resourceFormModel';
 import { emptyListText } from '../components/listModel';
 import { VirtualTable } from '../components/VirtualTable';
 import { useQuery } from '../data/useQuery';
@@ -232,7 +233,7 @@ export function HostsScreen() {
             setFacetsShown(!facetsShown);
           }}
         />
-        <QueryBox applied={params[QUERY_PARAM] ?? ''} error={failure?.fieldErrors().q?.toString() ?? failure?.fieldErrors()[QUERY_PARAM]?.toString()} onApply={(q) => onParams({ ...params, [QUERY_PARAM]: q ?? '' })} />
+        <QueryBox applied={params[QUERY_PARAM] ?? ''} error={errorLineOf(failure?.fieldErrors().q)} onApply={(q) => onParams({ ...params, [QUERY_PARAM]: q ?? '' })} />
         <Chips answer={facets.data} chips={chips} extra={extra} onToggle={onChip} />
         <p className="print-only print-note">
           {count === undefined ? '' : `${countText(count)} hosts in this list. A printout holds the rows on screen only: export the CSV for all of them.`}

@@ -11,6 +11,7 @@ import { appPath } from '../../../shared/app/routes';
 import { appCall, appFileOrJson, withQuery } from '../api/client';
 import { countText } from '../components/countText';
 import { formatBytes } from './hostsFormat';
+import { csvDelimiter } from './hostsSurveyModel';
 
 export type ExportAction = 'csv' | 'json' | 'report' | 'pdf';
 
@@ -39,15 +40,6 @@ function download(url: string, fileName = ''): void {
   document.body.append(anchor);
   anchor.click();
   anchor.remove();
-}
-
-/**
- * The CSV's separator as the engineer's spreadsheet expects it: where the language writes decimals
- * with a comma (French, German…), spreadsheets split a line on `;`, and a comma file would open
- * as one column.
- */
-export function csvDelimiter(language: string): 'comma' | 'semicolon' {
-  return (1.5).toLocaleString(language).includes(',') ? 'semicolon' : 'comma';
 }
 
 export async function exportCsv(request: ExportRequest): Promise<string> {

@@ -28,9 +28,12 @@ interface Suggestion {
 
 const NO_FIELDS: readonly QueryField[] = [];
 
-/** The fields the workspace's query knows (none while unknown: nothing is then checked). */
-function useFields(): readonly QueryField[] {
-  const { data } = useQuery('hostFields', (signal) => appCall('hostFields', { signal }));
+/**
+ * The fields the workspace's query knows, read once the box is used (focused, or its fields
+ * listed): not on the way to the list's first rows. None while unknown: nothing is then checked.
+ */
+function useFields(wanted: boolean): readonly QueryField[] {
+  const { data } = useQuery(wanted ? 'hostFields' : undefined, (signal) => appCall('hostFields', { signal }));
   return data?.fields ?? NO_FIELDS;
 }
 
@@ -97,7 +100,8 @@ export function QueryBox({ applied, error, onApply }: Props) {
   const [help, setHelp] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => setDraft(applied), [applied]);
-  const fields = useFields();
+  const [used, setUsed] = useState(applied !== '');
+  const fields = useFields(used || help);
   const word = useMemo(() => (open ? cursorContext(draft, caret) : undefined), [open, draft, caret]);
   const suggestions = useSuggestions(word, fields);
   const known = useMemo(() => fields.map((f) => f.field), [fields]);
@@ -169,6 +173,7 @@ export function QueryBox({ applied, error, onApply }: Props) {
                 setCaret(e.target.selectionStart ?? e.target.value.length);
                 setOpen(true);
               }}
+              onFocus={() => setUsed(true)}
               onKeyDown={onKeyDown}
               onKeyUp={track}
               onClick={track}

@@ -153,6 +153,15 @@ export function fieldSuggestions(prefix: string, fields: readonly QueryField[], 
   return [...starts, ...contains].slice(0, limit);
 }
 
+/**
+ * The CSV's separator as the engineer's spreadsheet expects it: where the language writes decimals
+ * with a comma (French, German…), spreadsheets split a line on `;`, and a comma file would open
+ * as one column.
+ */
+export function csvDelimiter(language: string): 'comma' | 'semicolon' {
+  return (1.5).toLocaleString(language).includes(',') ? 'semicolon' : 'comma';
+}
+
 /** A SHA-256 as the list shows it: its first 12 digits (the whole on demand). */
 export function shortHash(sha256: string): string {
   return sha256.length > 12 ? `${sha256.slice(0, 12)}…` : sha256;
