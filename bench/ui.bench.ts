@@ -274,13 +274,15 @@ async function hostsSurveyCase(browser: Browser): Promise<string> {
   try {
     const context = await signedInContext(browser, server.url);
     log(`the Hosts screen: ${SURVEY_HOSTS.toLocaleString('en')} hosts, columns beyond the default: ${SURVEY_EXTRA_COLUMNS.join(', ')}`);
-    const { firstRow, keystrokes } = await measureHostsSurvey(server.url, BENCH_TOKEN, context, SURVEY_HOSTS, log);
+    const { firstRow, keystrokes, answers } = await measureHostsSurvey(server.url, BENCH_TOKEN, context, SURVEY_HOSTS, log);
+    const figure = (values: readonly number[], p: number) => (values.length === 0 ? 'none' : `${percentile(values, p).toFixed(0)} ms`);
     await context.close();
     return [
       '| measure | value | target |',
       '|---|---|---|',
       `| time to the first painted row of the Hosts screen (${firstRow.length} fresh loads) | median ${percentile(firstRow, 50).toFixed(0)} ms, max ${Math.max(...firstRow).toFixed(0)} ms | < 1000 ms: ${Math.max(...firstRow) < 1000 ? 'met' : 'NOT met'} |`,
-      `| search keystroke to updated list (${keystrokes.length} lists, 4 searches typed at 120 ms a key) | p50 ${percentile(keystrokes, 50).toFixed(0)} ms, p95 ${percentile(keystrokes, 95).toFixed(0)} ms | p95 < 100 ms: ${percentile(keystrokes, 95) < 100 ? 'met' : 'NOT met'} |`,
+      `| search keystroke to updated list (${keystrokes.length} lists, 4 searches typed at 120 ms a key; a list still loading when the next key comes is not counted) | p50 ${figure(keystrokes, 50)}, p95 ${figure(keystrokes, 95)} | p95 < 100 ms: ${keystrokes.length > 0 && percentile(keystrokes, 95) < 100 ? 'met' : 'NOT met'} |`,
+      `| the list's first page of each search prefix alone (fetch and parse in the same page, ${answers.length} prefixes) | p50 ${figure(answers, 50)}, p95 ${figure(answers, 95)} | |`,
     ].join('\n');
   } finally {
     await server.stop();
