@@ -54,22 +54,25 @@ function useLongestAddress(list: StoreApi<PagedListState>): number {
 
 /**
  * The host data's version, asked for while the screen is shown: when it changes (an import from a
- * terminal, a sync), the rows in view and the counts are read again, the selection and the scroll
- * kept.
+ * terminal, a sync), the rows in view are read again in place, the selection and the scroll kept.
+ * Returns how many changes were seen since the screen opened: what the counts, the imports and
+ * the host open beside are read again on (the first read is no change: nothing is read twice).
  */
-function useHostsVersion(list: StoreApi<PagedListState>): string | undefined {
-  const [version, setVersion] = useState<string | undefined>();
+function useHostsChanges(list: StoreApi<PagedListState>): number {
+  const [changes, setChanges] = useState(0);
   useEffect(() => {
     let last: string | undefined;
     const poller = startPolling(async (signal) => {
       const answer = await appCall('hostsVersion', { signal });
-      if (last !== undefined && answer.version !== last) await list.getState().reload();
+      if (last !== undefined && answer.version !== last) {
+        await list.getState().reload();
+        setChanges((n) => n + 1);
+      }
       last = answer.version;
-      setVersion(answer.version);
     }, () => VERSION_POLL_MS);
     return () => poller.stop();
   }, [list]);
-  return version;
+  return changes;
 }
 
 /**
@@ -124,7 +127,7 @@ export function HostsScreen() {
   const [columnIds, setColumnIds] = useSurveyColumns();
   const longest = useLongestAddress(list);
   const columns = useMemo(() => surveyColumns(columnIds, longest), [columnIds, longest]);
-  const version = useHostsVersion(list);
+  const changes = useHostsChanges(list);
   const failure = useStore(list, (s) => s.failure);
   const [panel, setPanel] = useState<Panel | undefined>(undefined);
   const [imports, setImports] = useState(0);
@@ -133,7 +136,7 @@ export function HostsScreen() {
   const filter = surveyQuery(params);
   const filterKey = JSON.stringify(filter);
   const facets = useQuery(
-    facetsShown ? JSON.stringify([filterKey, version]) : undefined,
+    facetsShown ? JSON.stringify([filterKey, changes]) : undefined,
     async (signal) => {
       await rowsFirst(list, signal);
       return appCall('hostFacets', { query: JSON.parse(filterKey) as Record<string, string>, signal });
@@ -182,8 +185,8 @@ export function HostsScreen() {
     <>
       {panel === 'eve' && <EveImport onClose={() => setPanel(undefined)} onImported={onImported} />}
       {panel === 'hosts' && <HostImport onClose={() => setPanel(undefined)} onImported={onImported} />}
-      {panel === 'visits' && <VisitsPanel version={version} onFilter={onVisit} onClose={() => setPanel(undefined)} />}
-      {panel === 'changes' && <ChangesPanel version={version} onClose={() => setPanel(undefined)} />}
+      {panel === 'visits' && <VisitsPanel changes={changes} onFilter={onVisit} onClose={() => setPanel(undefined)} />}
+      {panel === 'changes' && <ChangesPanel changes={changes} onClose={() => setPanel(undefined)} />}
     </>
   );
   const hostView =
@@ -192,7 +195,7 @@ export function HostsScreen() {
         {checked.error}
       </p>
     ) : (
-      <HostView key={`${checked.ip}#${imports}#${version ?? ''}`} ip={checked.ip} actions={<OpenOnCentral ip={checked.ip} />} />
+      <HostView key={`${checked.ip}#${imports}#${changes}`} ip={checked.ip} actions={<OpenOnCentral ip={checked.ip} />} />
     );
 
   return (
@@ -218,7 +221,7 @@ export function HostsScreen() {
             </button>
           </div>
         </header>
-        <ExportButtons filter={filter} ordering={params.ordering} columns={columnsShown} version={version} />
+        <ExportButtons filter={filter} ordering={params.ordering} columns={columnsShown} changes={changes} />
         <LookupForm current={selected ?? address} onLookup={open} />
         {detail === undefined && <p className="muted lookup-hint">Type an address, or pick a known host, to see what is known of it.</p>}
         <h2 className="known-title">Known hosts</h2>

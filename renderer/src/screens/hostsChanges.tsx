@@ -93,8 +93,8 @@ function Comparison({ answer }: { answer: HostComparison }) {
   );
 }
 
-export function ChangesPanel({ version, onClose }: { version: string | undefined; onClose: () => void }) {
-  const visits = useVisits(version);
+export function ChangesPanel({ changes, onClose }: { changes: number; onClose: () => void }) {
+  const visits = useVisits(changes);
   const list = visits.data?.results ?? [];
   const [since, setSince] = useState<PointChoice | undefined>();
   const [until, setUntil] = useState<PointChoice>({ kind: 'now' });
@@ -102,7 +102,7 @@ export function ChangesPanel({ version, onClose }: { version: string | undefined
   const sinceShown: PointChoice = since ?? (list[1] ? { kind: 'visit', visit: list[1].pk } : list[0] ? { kind: 'visit', visit: list[0].pk } : { kind: 'pull' });
   const query = { since: comparePointParam(sinceShown, 'since'), until: comparePointParam(until, 'until') };
   const ready = query.since !== undefined && (until.kind === 'now' || query.until !== undefined);
-  const key = ready ? JSON.stringify([query, version]) : undefined;
+  const key = ready ? JSON.stringify([query, changes]) : undefined;
   const answer = useQuery(key, (signal) => appCall('hostChanges', { query: { since: query.since, ...(query.until === undefined ? {} : { until: query.until }), limit: 500 }, signal }), { keepPrevious: true });
   return (
     <section className="host-panel changes-panel" aria-labelledby="changes-title">

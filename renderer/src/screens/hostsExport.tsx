@@ -14,11 +14,11 @@ interface Props {
   readonly filter: Readonly<Record<string, string>>;
   readonly ordering: string | undefined;
   readonly columns: readonly HostColumnId[];
-  readonly version: string | undefined;
+  readonly changes: number;
 }
 
-function ReportOptions({ version, since, users, onSince, onUsers }: { version: string | undefined; since: number | undefined; users: boolean; onSince: (pk: number | undefined) => void; onUsers: (on: boolean) => void }) {
-  const visits = useVisits(version);
+function ReportOptions({ changes, since, users, onSince, onUsers }: { changes: number; since: number | undefined; users: boolean; onSince: (pk: number | undefined) => void; onUsers: (on: boolean) => void }) {
+  const visits = useVisits(changes);
   return (
     <div id="report-options" className="report-options" role="group" aria-label="Site report options">
       <label htmlFor="report-since">
@@ -40,7 +40,7 @@ function ReportOptions({ version, since, users, onSince, onUsers }: { version: s
   );
 }
 
-export function ExportButtons({ filter, ordering, columns, version }: Props) {
+export function ExportButtons({ filter, ordering, columns, changes }: Props) {
   const [busy, setBusy] = useState<ExportAction | undefined>();
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string; parts?: readonly JsonPartLink[] } | undefined>();
   const [options, setOptions] = useState(false);
@@ -87,7 +87,7 @@ export function ExportButtons({ filter, ordering, columns, version }: Props) {
       )}
       {options && (
         <div className="report-panel">
-          <ReportOptions version={version} since={since} users={users} onSince={setSince} onUsers={setUsers} />
+          <ReportOptions changes={changes} since={since} users={users} onSince={setSince} onUsers={setUsers} />
           <div className="actions">
             <button type="button" className="primary" disabled={busy !== undefined} onClick={() => run('report', () => exportReport(request))}>
               Save the report (HTML)

@@ -22,9 +22,9 @@ export function visitName(visit: Pick<Visit, 'pk' | 'kind'>): string {
   return visit.kind === 'pull' ? `Pull ${visit.pk}` : `Import ${visit.pk}`;
 }
 
-/** The imports, newest first, read again whenever the host data changes (`version`). */
-export function useVisits(version: string | undefined) {
-  return useQuery(`visits#${version ?? ''}`, (signal) => appCall('visits', { query: { page_size: 50 }, signal }), { keepPrevious: true });
+/** The imports, newest first, read again whenever the host data changes (`changes` seen). */
+export function useVisits(changes: number) {
+  return useQuery(`visits#${changes}`, (signal) => appCall('visits', { query: { page_size: 50 }, signal }), { keepPrevious: true });
 }
 
 function FileLine({ file }: { file: VisitFile }) {
@@ -76,8 +76,8 @@ function VisitItem({ visit, onFilter }: { visit: Visit; onFilter: (visit: Visit,
   );
 }
 
-export function VisitsPanel({ version, onFilter, onClose }: { version: string | undefined; onFilter: (visit: Visit, change: VisitChange) => void; onClose: () => void }) {
-  const visits = useVisits(version);
+export function VisitsPanel({ changes, onFilter, onClose }: { changes: number; onFilter: (visit: Visit, change: VisitChange) => void; onClose: () => void }) {
+  const visits = useVisits(changes);
   return (
     <section className="host-panel visits-panel" aria-labelledby="visits-title">
       <header className="detail-head">
