@@ -8,9 +8,13 @@
  *     server's read cache off so that no answer is a cached one): one field
  *     (`host_id.hostname.host:"<a name>"`), a wildcard inside a value (`*corp*` and others), and
  *     a term with a negation.
+ *   - the site survey (issue 24): facet counts and the search box (bench/hostsSurvey.ts), comparing
+ *     two imports (bench/hostsCompare.ts), the CSV of every host and the report of 100,000 hosts
+ *     (bench/hostsExport.ts).
  * Figures are printed as a Markdown table; `--write` also records them in docs/benchmarks.md.
+ * `--cases survey` measures the site survey alone (the data set built first if needed).
  *
- *   npm run bench:hosts -- [--hosts 1000000] [--duration 10] [--queries 300] [--write]
+ *   npm run bench:hosts -- [--hosts 1000000] [--duration 10] [--queries 300] [--cases all|survey] [--write]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +26,9 @@ import { openWorkspace } from '../electron/workspaces/openWorkspace';
 import type { Services } from '../electron/server/store/services';
 import { load, log, memoryOf, PINNED, startChild, type Child } from './children';
 import { BENCH_TOKEN } from './dataset';
+import { compareImports } from './hostsCompare';
+import { benchHostsExport } from './hostsExport';
+import { surveyFigures } from './hostsSurvey';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CACHE = path.join(ROOT, 'bench', '.cache');
@@ -35,6 +42,7 @@ const HOSTS = Number(option('hosts', '1000000'));
 const DURATION = Number(option('duration', '10'));
 const QUERIES = Number(option('queries', '300'));
 const WRITE = process.argv.includes('--write');
+const SURVEY_ONLY = option('cases', 'all') === 'survey';
 
 // ---------------------------------------------------------------------------------------------
 // The data set: a large site as EVE imports and the central server describe it.
@@ -196,6 +204,66 @@ async function main(): Promise<void> {
   const dataDir = path.join(CACHE, `hosts-${HOSTS}`);
   log(`data set: ${HOSTS} hosts`);
   const file = await buildDataset(dataDir);
+  if (!SURVEY_ONLY) await atScale(dataDir, file);
+  await survey(dataDir, file);
+}
+
+/** Replace (or add) a marked section of docs/benchmarks.md. */
+function writeSection(marker: string, heading: string, command: string, body: string): void {
+  const doc = path.join(ROOT, 'docs', 'benchmarks.md');
+  const text = fs.readFileSync(doc, 'utf8');
+  const pattern = new RegExp(`<!-- ${marker}:start -->[\\s\\S]*<!-- ${marker}:end -->`);
+  const section = `<!-- ${marker}:start -->\n${body}\n<!-- ${marker}:end -->`;
+  fs.writeFileSync(doc, pattern.test(text) ? text.replace(pattern, () => section) : `${text.trimEnd()}\n\n## ${heading}\n\n\`${command}\`\n\n${section}\n`);
+}
+
+/** The site survey at scale (issue 24): facets and search through a server, two imports compared, the CSV and the report. */
+async function survey(dataDir: string, file: string): Promise<void> {
+  const rows = [`| measure | figure | target |`, `|---|---|---|`];
+  const uncached = await serve(dataDir, { ...process.env, OUTPOST_READ_CACHE: 'off' });
+  await firstAnswerMs(uncached);
+  log('site survey: facets and search, one request at a time');
+  const facets = await surveyFigures({ url: uncached.url, token: BENCH_TOKEN, hosts: HOSTS, hostEntry, rounds: 60 });
+  rows.push(...facets.rows);
+  const surveyMemory = memoryOf(uncached.process.pid!).peakMb;
+  await uncached.stop();
+
+  log('two imports compared');
+  const workspace = openWorkspace({ file, instance: { name: 'outpost-bench', version: 'bench', address: '127.0.0.1' }, adminToken: BENCH_TOKEN });
+  let compare;
+  try {
+    compare = compareImports(workspace.services);
+  } finally {
+    workspace.close();
+  }
+  const sorted = [...compare.compareMs].sort((a, b) => a - b);
+  const worst = sorted[sorted.length - 1]!;
+  rows.push(
+    `| compare two imports (${compare.changedPerImport} hosts changed, ${compare.newPerImport} new, each; ${compare.compareMs.length} runs) | ${sorted.map((ms) => ms.toFixed(0)).join(', ')} ms; from a date before both ${compare.compareFromDateMs.toFixed(0)} ms | < 2 s: ${worst < 2000 ? 'met' : 'NOT met'} |`,
+    `| kept per import (seen hosts / changes) | ${(compare.seenBytesPerVisit / 1e6).toFixed(2)} MB / ${compare.changeBytesPerVisit === undefined ? '—' : `${(compare.changeBytesPerVisit / 1e6).toFixed(2)} MB`} | — |`,
+  );
+
+  const exports = await benchHostsExport(dataDir);
+  const { csv, report } = exports;
+  rows.push(
+    `| CSV of every host (${csv.hosts} hosts, ${csv.megabytes.toFixed(0)} MB) through GET /app/hosts/export/csv | ${Math.round(csv.hostsPerSecond)} hosts/s, server peak RSS ${csv.serverPeakRssMb.toFixed(0)} MB | ≥ 50,000 hosts/s: ${csv.hostsPerSecond >= 50_000 ? 'met' : 'NOT met'}; < 300 MB: ${csv.serverPeakRssMb < 300 ? 'met' : 'NOT met'} |`,
+    `| site report of ${report.hosts} hosts | ${report.seconds.toFixed(1)} s, ${report.megabytes.toFixed(1)} MB | < 10 s: ${report.seconds < 10 ? 'met' : 'NOT met'}; < 20 MB: ${report.megabytes < 20 ? 'met' : 'NOT met'} |`,
+    `| server peak RSS during the facets and searches | ${surveyMemory.toFixed(0)} MB | — |`,
+  );
+  const text = [`Site survey at scale: ${HOSTS} hosts.`, '', ...rows].join('\n');
+  process.stdout.write(`${text}\n`);
+  if (WRITE) {
+    writeSection(
+      'hosts-survey.bench',
+      'The site survey at scale (issue 24)',
+      'npm run bench:hosts -- --cases survey --write',
+      `${text}\n\nMeasured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; facets and search one request at a time against \`outpost serve\` with its read cache off (OUTPOST_READ_CACHE=off), after two warm-up requests; the comparison in this process, inside a transaction rolled back; the CSV read by a client as fast as it takes it; the report made and rendered in this process.`,
+    );
+  }
+}
+
+/** Start-up, host detail under load, host_id_qfilter (issue 10). */
+async function atScale(dataDir: string, file: string): Promise<void> {
 
   // Start-up, three times (the first after the page cache may be cold): the best and the worst.
   const startups: number[] = [];

@@ -4,79 +4,48 @@
  * into CSV, JSON parts or the report by the pure code of shared/report/. Used by the `/app/`
  * routes (exportRoutes.ts) and the CLI (cli/hostExport.ts, cli/report.ts).
  */
+import { formatDateTime } from '../../shared/api/datetime';
 import { ApiError } from '../../shared/api/errors';
-import { parseQFilter, QueryError } from '../../shared/api/qfilter';
-import { HOST_COLUMN_IDS, hostColumn, type HostColumnId, type HostFilter, type HostOrderKey, type HostRow } from '../../shared/app/hostSurvey';
+import { HOST_COLUMN_IDS, hostColumn, type HostColumnId, type HostFilter, type HostRow } from '../../shared/app/hostSurvey';
 import { CSV_BOM, hostCsvHeader, hostCsvLine, type CsvDelimiter } from '../../shared/report/csv';
 import { PART_CLOSE, PART_OPEN, PART_SEPARATOR, PartPlanner, type HostJsonPart, type HostJsonParts } from '../../shared/report/jsonParts';
 import { renderSiteReport } from '../../shared/report/siteHtml';
 import { REPORT_LIMITS, SiteReportBuilder, type ReportInputs, type ReportLimits } from '../../shared/report/siteModel';
-import type { JsonValue } from '../../shared/resources';
 import { renderedHost } from '../server/handlers/hosts';
-import { hostsByPks, orderedHostPks, type StoredHost } from '../server/store/hostBatches';
+import { hostsByPks, orderedHostPks, type BatchOrderKey, type StoredHost } from '../server/store/hostBatches';
 import type { Services } from '../server/store/services';
 import { CompareError } from '../server/store/visits';
+import { surveyFilter } from './surveyRoutes';
 
 export interface ListOrdering {
-  readonly key: HostOrderKey;
+  readonly key: BatchOrderKey;
   readonly descending: boolean;
 }
 
-/** pk order: the order hosts were learned in, stable whatever is written meanwhile (the JSON parts are pk ranges). */
-export const PK_ORDER: ListOrdering = { key: 'learned', descending: false };
+/** pk order: the order host rows were made in, stable whatever is written meanwhile (the JSON parts are pk ranges). */
+export const PK_ORDER: ListOrdering = { key: 'pk', descending: false };
 
 /** Hosts read at once: a few MB of identities at most. */
 const BATCH = 1000;
 
-/** Every text and number of an identity, and the address: what the search box's substring looks in. */
-function searchable(ip: string, identity: JsonValue): string {
-  const texts: string[] = [ip];
-  const walk = (value: JsonValue): void => {
-    if (value === null) return;
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (typeof value === 'object') Object.values(value).forEach(walk);
-    else if (typeof value === 'string' || typeof value === 'number') texts.push(String(value));
-  };
-  walk(identity);
-  return texts.join('\u0000').toLowerCase();
-}
-
 /**
- * THE seam of the exports: the hosts of the list under `filter`, in `ordering`, a batch at a time.
- * For now `q` goes through the host_id_qfilter search (store/hosts.ts), `search` is a
- * case-folded substring of any identity value or the address, read host by host, and the visit
- * filters wait for the imports' record; at merge this reads the survey list's own store
- * (electron/server/store/hostSurvey.ts) with the same signature.
+ * The hosts of the list under `filter` (the survey list's own set: its query, its search, its
+ * import), in `ordering`, a batch at a time: the pks once, then a batch of rows at a time.
  */
 export function hostRowsFor(services: Services, filter: HostFilter, ordering: ListOrdering, range?: { readonly from: number; readonly to: number }): Iterable<readonly StoredHost[]> {
   // Checked and listed now, not at the first batch: a refusal must come before a streamed answer's 200.
-  if (filter.visit !== undefined) throw ApiError.detail(400, 'visit: the exports do not take an import filter yet; use q or search.');
-  let among: string | undefined;
-  if (filter.q !== undefined) {
-    let node;
-    try {
-      node = parseQFilter(filter.q);
-    } catch (error) {
-      if (error instanceof QueryError) throw ApiError.validation({ q: [error.message] });
-      throw error;
-    }
-    if (node) among = services.hosts.matching(node).pks;
-  }
+  const among = services.hostSurvey.hostSet(surveyFilter(filter, services.hostSurvey))?.pks;
   let pks = orderedHostPks(services.store, ordering, among);
   if (range) pks = pks.filter((pk) => pk >= range.from && pk <= range.to);
-  const needle = filter.search?.toLowerCase();
   return (function* batches() {
-    for (let i = 0; i < pks.length; i += BATCH) {
-      const batch = hostsByPks(services.store, pks.slice(i, i + BATCH));
-      yield needle === undefined ? batch : batch.filter((host) => searchable(host.ip, JSON.parse(host.data) as JsonValue).includes(needle));
-    }
+    for (let i = 0; i < pks.length; i += BATCH) yield hostsByPks(services.store, pks.slice(i, i + BATCH));
   })();
 }
 
 /** A stored host as a row of the survey's list. */
 export function surveyRow(host: StoredHost): HostRow {
-  // `learned` comes with the imports' record (the visits store); until then it is unknown.
-  return { ip: host.ip, hits: host.hits, host_id: JSON.parse(host.data) as HostRow['host_id'], source: host.source, learned: { visit: null, at: null } };
+  const learned = { visit: host.learned, at: host.learned_at === null ? null : formatDateTime(host.learned_at) };
+  return { ip: host.ip, hits: host.hits, host_id: JSON.parse(host.data) as HostRow['host_id'], source: host.source, learned };
 }
 
 /** Column ids from a comma list, refused whole when one is unknown (an engineer's typo is not silently dropped); `ip` first. */

@@ -9,10 +9,10 @@ import { MESSAGES } from '../../shared/api/messages';
 import { parseQFilter, QueryError, type QueryNode } from '../../shared/api/qfilter';
 import { formatDateTime } from '../../shared/api/datetime';
 import { bucketLabel, facetQuery, FACET_BUCKETS, HOST_FACETS, portLabel, type FacetDeclaration } from '../../shared/app/hostFacets';
-import { parseHostFilter, parseHostOrdering, type Facet, type HostRow, type HostSource } from '../../shared/app/hostSurvey';
+import { parseHostFilter, parseHostOrdering, type Facet, type HostFilter, type HostRow, type HostSource } from '../../shared/app/hostSurvey';
 import { queryFields } from '../../shared/app/queryFields';
 import type { JsonObject, JsonValue } from '../../shared/resources';
-import type { HostSurvey, SurveyFilter, SurveyRow } from '../server/store/hostSurvey';
+import type { HostSurvey, SurveyFilter, SurveyRow, SurveySet } from '../server/store/hostSurvey';
 import type { WorkspaceHost } from '../workspaces/host';
 import { ok, type AppCall, type AppHandlers } from './appCall';
 
@@ -29,6 +29,11 @@ const LABEL_SAMPLE = 20;
 function filterOf(call: AppCall, survey: HostSurvey): SurveyFilter {
   const parsed = parseHostFilter((name) => call.query(name));
   if ('error' in parsed) throw ApiError.detail(400, parsed.error);
+  return surveyFilter(parsed, survey);
+}
+
+/** A filter as the survey's store takes it: its query parsed, its import known (400 otherwise); the list, its exports and the report read it so. */
+export function surveyFilter(parsed: HostFilter, survey: HostSurvey): SurveyFilter {
   let q: QueryNode | undefined;
   try {
     q = parsed.q === undefined ? undefined : parseQFilter(parsed.q);
@@ -65,12 +70,12 @@ function hostRow(row: SurveyRow): HostRow {
   };
 }
 
-function facetOf(survey: HostSurvey, filter: SurveyFilter, facet: FacetDeclaration): Facet {
+function facetOf(survey: HostSurvey, set: SurveySet | undefined, facet: FacetDeclaration): Facet {
   if (facet.kind === 'present') {
-    const count = survey.hostsWithAny(filter, facet.field);
+    const count = survey.hostsWithAny(set, facet.field);
     return { id: facet.id, label: facet.label, buckets: count === 0 ? [] : [{ value: 'true', label: facet.bucket, count, qfilter: facetQuery(facet, 'true') }], more: 0 };
   }
-  const counts = survey.valueCounts(filter, facet.field);
+  const counts = survey.valueCounts(set, facet.field);
   if (facet.kind === 'value') {
     const found = counts.find((c) => c.text.toLowerCase() === facet.value);
     return {
@@ -96,7 +101,10 @@ export function surveyHandlers(host: WorkspaceHost): Pick<AppHandlers, SurveyRou
   // Told apart from a former open of another file under the same name (a bundle imported in its place).
   const opened = new WeakMap<HostSurvey, string>();
   const current = () => {
-    const survey = host.current().services.hostSurvey;
+    const { services } = host.current();
+    // Another process may have written (a terminal's import): what this one keeps goes then.
+    services.store.checkFreshness();
+    const survey = services.hostSurvey;
     if (!opened.has(survey)) opened.set(survey, Date.now().toString(36));
     return { survey, version: () => versionOf(survey, opened.get(survey)!) };
   };
@@ -115,7 +123,9 @@ export function surveyHandlers(host: WorkspaceHost): Pick<AppHandlers, SurveyRou
       const { survey, version } = current();
       const filter = filterOf(call, survey);
       const at = version();
-      return ok({ count: survey.count(filter), facets: HOST_FACETS.map((facet) => facetOf(survey, filter, facet)), version: at });
+      // The filter's hosts once, for every facet.
+      const set = survey.hostSet(filter);
+      return ok({ count: survey.count(set), facets: HOST_FACETS.map((facet) => facetOf(survey, set, facet)), version: at });
     },
     hostFields: () => {
       const { survey } = current();

@@ -83,6 +83,21 @@ describe('CSV', () => {
     expect((parse(reply.text, { bom: true }) as string[][]).slice(1)).toEqual([['10.0.0.1']]);
   });
 
+  test('under any filter of the list (query, search, import), the CSV holds the rows the survey list shows, with the same source and learned', async () => {
+    const visit = (await server.api.get('/app/hosts/visits')).json().results[0].pk as number;
+    const filters: Record<string, string>[] = [{ q: 'hits:>5' }, { search: 'example' }, { visit: String(visit), visit_change: 'new' }];
+    for (const filter of filters) {
+      const query = new URLSearchParams({ ...filter, ordering: 'ip' }).toString();
+      const listed = (await server.api.get(`/app/hosts?${query}&page_size=1000`)).json().results as { ip: string; source: string; learned: { at: string | null } }[];
+      const reply = await request(server.url, 'GET', `/app/hosts/export/csv?${query}&columns=source,learned`, { token: ADMIN_TOKEN });
+      expect(reply.status, reply.text).toBe(200);
+      const records = (parse(reply.text, { bom: true }) as string[][]).slice(1);
+      expect(listed.length).toBeGreaterThan(0);
+      expect(records).toEqual(listed.map((row) => [row.ip, row.source, row.learned.at ?? '']));
+    }
+    expect((await request(server.url, 'GET', '/app/hosts/export/csv?visit=999', { token: ADMIN_TOKEN })).status).toBe(400);
+  });
+
   test('semicolons for a spreadsheet in French', async () => {
     const reply = await request(server.url, 'GET', '/app/hosts/export/csv?columns=hostnames&delimiter=semicolon&q=ip:10.0.0.2', { token: ADMIN_TOKEN });
     expect(parse(reply.text, { bom: true, delimiter: ';' })).toEqual([['Address', 'Host names'], ['10.0.0.2', "a,b\\nc\n'-1+2"]]);

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { HostSurvey } from '../../electron/server/store/hostSurvey';
 import { openWorkspace } from '../../electron/workspaces/openWorkspace';
 import { checkHostEntry } from '../../shared/api/hostIdentity';
 import { parseQFilter } from '../../shared/api/qfilter';
@@ -36,6 +37,7 @@ const HOST_FILE = [
   // 172.17.0.7 is the AD log's domain controller: this host file adds a central part to it.
   { ip: '172.17.0.7', hits: 2, host_id: { ...seen, hostname: [{ host: 'dc01.alwaysopen.studio', ...seen }] } },
   { ip: '203.0.113.9', hits: 0, host_id: { ...seen, roles: [{ name: HOSTILE_ROLE, ...seen }], hostname: [{ host: `=cmd|' /C calc'!A0\u0007\u202e`, ...seen }] } },
+  { ip: '2001:db8::5', hits: 1, host_id: { ...seen, hostname: [{ host: 'ΣΑΣ-Straße.İstanbul.example', ...seen }], username: [{ user: 'jürgen😀', ...seen }] } },
   { ip: '203.0.113.10', hits: 5, host_id: { ...seen, roles: [{ name: 'Domain Controller', ...seen }], username: [{ user: 'svc.backup', ...seen }], hostname: [{ host: 'x'.repeat(5000), ...seen }] } },
 ];
 
@@ -109,12 +111,18 @@ function valuesAt(value: JsonValue | undefined, keys: readonly string[]): string
   return valuesAt((value as JsonObject)[keys[0]!], keys.slice(1));
 }
 
+/** The addresses present after each import, in the order made: what each import brought is worked out from them. */
+const presentAfter: string[][] = [];
+
 beforeAll(async () => {
   app = await startAppServer();
   await uploadEve(AD_LOG);
+  presentAfter.push((await apiHosts()).map((h) => h.ip));
   await uploadEve(DOMAIN_LOG);
+  presentAfter.push((await apiHosts()).map((h) => h.ip));
   expect((await app.api.post('/rest/appliances/host_id/import/', HOST_FILE)).status).toBe(201);
   hosts = await apiHosts();
+  presentAfter.push(hosts.map((h) => h.ip));
 }, 60_000);
 afterAll(() => app.close());
 
@@ -127,8 +135,9 @@ describe('the list', () => {
       const host = hosts.find((h) => h.ip === row.ip)!;
       expect(row.host_id).toEqual(host.host_id);
       expect(row.hits).toBe(host.hits);
-      // Not yet recorded: the import that first brought a host (issue 24 §2).
-      expect(row.learned).toEqual({ visit: null, at: null });
+      // The import that first brought it (issue 24 §2): one of the three, with when it ended.
+      expect(row.learned.visit).toBeGreaterThan(0);
+      expect(row.learned.at).toMatch(/^\d{4}-\d\d-\d\dT/);
     }
     const source = (ip: string) => body.results.find((r: { ip: string }) => r.ip === ip).source;
     expect(source('172.17.0.7')).toBe('both');
@@ -160,9 +169,26 @@ describe('the list', () => {
   test('other parameters checked: a short search, an unknown ordering, an import that is not', async () => {
     expect((await survey('', { search: 'je' })).status).toBe(400);
     expect((await survey('', { ordering: 'data' })).status).toBe(400);
-    const visit = await survey('', { visit: '3' });
+    const visit = await survey('', { visit: '999' });
     expect(visit.status).toBe(400);
     expect(visit.json().detail).toMatch(/no such import/);
+  });
+
+  test('new in an import: the hosts it brought (present after it, not before); changed by it includes them; ordered by when Outpost learned of them', async () => {
+    const visits = (await app.api.get('/app/hosts/visits')).json().results as { pk: number; kind: string }[];
+    // Newest first: the host file, then the two EVE logs.
+    const [hostFile, domain, ad] = visits.map((v) => v.pk);
+    expect(visits.map((v) => v.kind)).toEqual(['host_file', 'eve', 'eve']);
+    const brought = (after: number) => presentAfter[after]!.filter((ip) => after === 0 || !presentAfter[after - 1]!.includes(ip)).sort();
+    expect(brought(1).length).toBeGreaterThan(0);
+    for (const [pk, after] of [[ad, 0], [domain, 1], [hostFile, 2]] as const) {
+      expect((await listedIps({ visit: String(pk), visit_change: 'new' })).sort()).toEqual(brought(after));
+      const changed = await listedIps({ visit: String(pk), visit_change: 'changed' });
+      expect(changed).toEqual(expect.arrayContaining(brought(after)));
+    }
+    const byLearned = (await survey('', { ordering: 'learned', page_size: '1000' })).json().results as { ip: string; learned: { visit: number } }[];
+    expect(byLearned.map((r) => r.learned.visit)).toEqual([...byLearned.map((r) => r.learned.visit)].sort((a, b) => a - b));
+    expect(byLearned.filter((r) => r.learned.visit === ad).map((r) => r.ip).sort()).toEqual(brought(0));
   });
 });
 
@@ -183,6 +209,14 @@ describe('the search box: a substring of every identity value and the address', 
     expect((await listedIps({ search: part })).sort()).toEqual(scan(part));
     expect(scan(part)).toContain(withJa3.ip);
     expect((await listedIps({ search: '17.0.15' })).sort()).toEqual(scan('17.0.15'));
+  });
+
+  test('letters beyond ASCII fold as the query language folds them; an IPv6 address is found by its part', async () => {
+    for (const needle of ['σας-straße', 'ΣΑΣ', 'STRASSE', 'jürgen😀', 'Ürgen', 'İstanbul', 'db8::']) {
+      expect((await listedIps({ search: needle })).sort(), needle).toEqual(scan(needle));
+    }
+    expect(scan('ΣΑΣ')).toEqual(['2001:db8::5']);
+    expect(scan('db8::')).toEqual(['2001:db8::5']);
   });
 
   test('with a query, the search narrows it further', async () => {
@@ -300,6 +334,9 @@ describe('the query language: fields and values', () => {
     const names = (await survey('/values', { field: 'host_id.hostname.host', prefix: 'xxx' })).json().values;
     expect(names).toEqual([]);
     expect((await survey('/values', { field: '' })).status).toBe(400);
+    // Addresses complete from their start.
+    const ips = (await survey('/values', { field: 'ip', prefix: '172.17.0.1' })).json().values.map((v: { value: string }) => v.value);
+    expect(ips).toEqual(hosts.map((h) => h.ip).filter((ip) => ip.startsWith('172.17.0.1')).sort().slice(0, 20));
   });
 });
 
@@ -336,15 +373,74 @@ describe('the version follows the data', () => {
   });
 });
 
+describe('pages of large sets', () => {
+  test('found along the order\'s index (a bitset, or SQLite\'s list) they are the pages the sorted set gives', async () => {
+    const file = path.join(app.dir, 'workspaces', 'default.sqlite3');
+    const other = openWorkspace({ file, instance: { name: 'pages', version: 'test', address: '127.0.0.1' }, adminToken: ADMIN_TOKEN });
+    try {
+      const { store, hosts: repository } = other.services;
+      // Each way on the same filters: the set sorted (never walked), walked with SQLite's list, walked
+      // with a bitset (made last: the connection's survey_member function is the last survey's).
+      const search = { searchKeptValues: 1000, searchKeepFrom: 1000, searchKeptPks: 4_000_000 };
+      const sorted = new HostSurvey(store, repository, { ...search, walkOrderAbove: Infinity, denseSetRatio: 1 });
+      const listed = new HostSurvey(store, repository, { ...search, walkOrderAbove: 5, denseSetRatio: 0 });
+      const dense = new HostSurvey(store, repository, { ...search, walkOrderAbove: 5, denseSetRatio: 1e9 });
+      const filters = [{ q: parseQFilter('host_id.in_home_net:false')! }, { search: 'alwaysopen' }, { search: '443' }, { q: parseQFilter('hits:>0')! }];
+      for (const filter of filters) {
+        for (const order of [{ key: 'last_seen', descending: true }, { key: 'hits', descending: false }, { key: 'ip', descending: true }] as const) {
+          const pages = (survey: HostSurvey) => [1, 2, 3].map((page) => survey.list(filter, order, page, 7)?.rows.map((r) => r.ip) ?? []);
+          const expected = pages(sorted);
+          expect(expected[0]!.length).toBeGreaterThan(0);
+          expect(pages(listed), JSON.stringify([filter, order])).toEqual(expected);
+          expect(pages(dense), JSON.stringify([filter, order])).toEqual(expected);
+        }
+      }
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('what a search keeps', () => {
+  test('values kept from one search to the next, or read each time, or all at once: the same hosts as the plain scan', async () => {
+    const file = path.join(app.dir, 'workspaces', 'default.sqlite3');
+    const other = openWorkspace({ file, instance: { name: 'kept', version: 'test', address: '127.0.0.1' }, adminToken: ADMIN_TOKEN });
+    try {
+      const { store, hosts: repository } = other.services;
+      const pages = { walkOrderAbove: 2000, denseSetRatio: 20 };
+      const ways = [
+        new HostSurvey(store, repository, { ...pages, searchKeptValues: 1000, searchKeepFrom: 1, searchKeptPks: 1e9 }),
+        new HostSurvey(store, repository, { ...pages, searchKeptValues: 1000, searchKeepFrom: 1, searchKeptPks: 3 }),
+        new HostSurvey(store, repository, { ...pages, searchKeptValues: 0, searchKeepFrom: 1, searchKeptPks: 1e9 }),
+      ];
+      const pkToIp = new Map(store.query('SELECT pk, ip FROM host_id').raw().all().map((r) => r as [number, string]));
+      // The hosts written by the tests above are in the scan too.
+      hosts = await apiHosts();
+      expect(hosts.length).toBe(pkToIp.size);
+      // Each twice: the second time, what the first kept.
+      for (const needle of ['alwaysopen', 'mozilla', '443', 'tls', 'microsoft', 'ntlm', '172.17', 'alwaysopen', 'mozilla', 'tls']) {
+        for (const way of ways) {
+          const set = way.hostSet({ search: needle })!;
+          expect((JSON.parse(set.pks) as number[]).map((pk) => pkToIp.get(pk)!).sort(), needle).toEqual(scan(needle));
+        }
+      }
+    } finally {
+      other.close();
+    }
+  });
+});
+
 describe('hosts waiting for the search index', () => {
   test('searches and counts are the same while every host waits for the index as once it is caught up', async () => {
     const needles = ['jessie', 'controller', 'alwaysopen', '172.17', 'giorgio', 'CRYPTOAPI'];
     const facetsIndexed = (await survey('/facets')).json();
+    const outside = 'host_id.in_home_net:false';
+    const facetsOutside = (await survey('/facets', { q: outside })).json();
     const { services } = app.host.current();
     // Every host marked as waiting, and read at once (synchronously: the background has no turn).
-    services.store.write(() => services.store.command('INSERT OR IGNORE INTO host_search_dirty (pk) SELECT pk FROM host_id').run());
-    expect(services.hosts.pendingIndex()).toBe(hosts.length + 2);
     const all = await apiHosts();
+    services.store.write(() => services.store.command('INSERT OR IGNORE INTO host_search_dirty (pk) SELECT pk FROM host_id').run());
+    expect(services.hosts.pendingIndex()).toBe(all.length);
     const ipOf = new Map(services.store.query('SELECT pk, ip FROM host_id').raw().all().map((r) => [(r as [number, string])[0], (r as [number, string])[1]]));
     hosts = all;
     for (const needle of needles) {
@@ -352,9 +448,12 @@ describe('hosts waiting for the search index', () => {
       const found = (JSON.parse(set.pks) as number[]).map((pk) => ipOf.get(pk)!).sort();
       expect(found, needle).toEqual(scan(needle));
     }
-    const roles = services.hostSurvey.valueCounts({}, 'roles.name');
+    const roles = services.hostSurvey.valueCounts(undefined, 'roles.name');
     const indexedRoles = facetsIndexed.facets.find((f: { id: string }) => f.id === 'roles').buckets;
     expect(new Map(roles.map((r) => [r.text.toLowerCase(), r.count]))).toEqual(new Map(indexedRoles.map((b: { value: string; count: number }) => [b.value.toLowerCase(), b.count])));
-    expect(services.hostSurvey.hostsWithAny({}, 'username.user')).toBe(facetsIndexed.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0].count);
+    const ports = services.hostSurvey.valueCounts(services.hostSurvey.hostSet({ q: parseQFilter(outside)! }), 'services.port').slice(0, 12);
+    expect(ports.map((p) => [p.text, p.count])).toEqual(facetsOutside.facets.find((f: { id: string }) => f.id === 'services').buckets.map((b: { value: string; count: number }) => [b.value, b.count]));
+    expect(services.hostSurvey.hostsWithAny(services.hostSurvey.hostSet({ q: parseQFilter(outside)! }), 'username.user')).toBe(facetsOutside.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0]?.count ?? 0);
+    expect(services.hostSurvey.hostsWithAny(undefined, 'username.user')).toBe(facetsIndexed.facets.find((f: { id: string }) => f.id === 'has_users').buckets[0].count);
   });
 });

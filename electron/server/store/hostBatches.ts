@@ -16,19 +16,22 @@ export interface StoredHost {
   /** The host_id object as JSON text. */
   readonly data: string;
   readonly source: HostSource;
+  /** The import or pull that first brought it, and when that ended (epoch µs); null before imports were recorded. */
+  readonly learned: number | null;
+  readonly learned_at: number | null;
 }
 
-/**
- * The SQL of each ordering key; identifiers from this table only. `learned` (when Outpost learned
- * of the host) is the pk's order: a host's row is made by the import or pull that brought it.
- */
-const ORDER_SQL: Readonly<Record<HostOrderKey, string>> = { ip: 'ip', hits: 'hits', first_seen: 'first_seen', last_seen: 'last_seen', learned: 'pk' };
+/** The SQL of each ordering key (the survey list's, store/hostSurvey.ts); identifiers from this table only. */
+const ORDER_SQL: Readonly<Record<BatchOrderKey, string>> = { ip: 'ip', hits: 'hits', first_seen: 'first_seen', last_seen: 'last_seen', learned: 'learned', pk: 'pk' };
 
-/** `central` NULL: local evidence only; '': the central server's (or a host file's) only; else both. */
-const SOURCE_SQL = "CASE WHEN central IS NULL THEN 'local' WHEN central = '' THEN 'central' ELSE 'both' END";
+/** The list's keys, and `pk`: the order rows were made in, which the JSON parts' pk ranges follow. */
+export type BatchOrderKey = HostOrderKey | 'pk';
+
+/** Where a host's evidence came from, as the survey's list says it: local evidence, a central part (a pull or a host file), or both. */
+const SOURCE_SQL = "CASE WHEN NOT EXISTS (SELECT 1 FROM host_local l WHERE l.ip = host_id.ip) THEN 'central' WHEN central IS NULL THEN 'local' ELSE 'both' END";
 
 /** The pks of the hosts (all, or those of a set given as a JSON list), in the list's order; ties by pk. */
-export function orderedHostPks(store: Store, ordering: { readonly key: HostOrderKey; readonly descending: boolean }, among?: string): number[] {
+export function orderedHostPks(store: Store, ordering: { readonly key: BatchOrderKey; readonly descending: boolean }, among?: string): number[] {
   const order = `${ORDER_SQL[ordering.key]} ${ordering.descending ? 'DESC' : 'ASC'}, pk ASC`;
   const sql = among === undefined ? `SELECT pk FROM host_id ORDER BY ${order}` : `SELECT pk FROM host_id WHERE pk IN (SELECT value FROM json_each(?)) ORDER BY ${order}`;
   const statement = store.query(sql).pluck();
@@ -37,7 +40,7 @@ export function orderedHostPks(store: Store, ordering: { readonly key: HostOrder
 
 /** The hosts of these pks, in the order given (those removed since are left out). */
 export function hostsByPks(store: Store, pks: readonly number[]): StoredHost[] {
-  const rows = store.query(`SELECT pk, ip, hits, data, ${SOURCE_SQL} AS source FROM host_id WHERE pk IN (SELECT value FROM json_each(?))`).all(JSON.stringify(pks)) as StoredHost[];
+  const rows = store.query(`SELECT pk, ip, hits, data, ${SOURCE_SQL} AS source, learned, (SELECT v.finished FROM host_visit v WHERE v.pk = host_id.learned) AS learned_at FROM host_id WHERE pk IN (SELECT value FROM json_each(?))`).all(JSON.stringify(pks)) as StoredHost[];
   const byPk = new Map(rows.map((row) => [row.pk, row]));
   const out: StoredHost[] = [];
   for (const pk of pks) {

@@ -451,7 +451,9 @@ export class HostSearch {
     ) as [number, string];
     if (!pending) return { count, pks };
     const indexed = JSON.parse(pks) as number[];
-    const waiting = this.store.query('SELECT h.pk AS pk, h.ip AS ip, h.hits AS hits, h.data AS data FROM host_search_dirty d JOIN host_id h ON h.pk = d.pk').all() as {
+    // The hosts waiting are few: they drive the join (CROSS JOIN keeps that order; with stale
+    // statistics SQLite otherwise scanned every host_id row for each query).
+    const waiting = this.store.query('SELECT h.pk AS pk, h.ip AS ip, h.hits AS hits, h.data AS data FROM host_search_dirty d CROSS JOIN host_id h ON h.pk = d.pk').all() as {
       pk: number;
       ip: string;
       hits: number;
