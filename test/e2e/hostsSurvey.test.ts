@@ -153,6 +153,11 @@ describe('the site survey, answered by clicking', () => {
     if (added.length <= 15) expect(shown).toEqual(added);
     await page.getByRole('list', { name: 'Filters on' }).getByRole('button', { name: /Remove filter/ }).click();
     await footer(after.size).waitFor();
+
+    // The import's History entry leads back to its hosts (the Imports panel is still open).
+    await imports.locator(':scope > li').filter({ hasText: 'eve-afternoon.json' }).getByRole('link', { name: 'History entry' }).click();
+    await page.getByRole('article').getByRole('link', { name: 'its new hosts' }).click();
+    await footer(added.length).waitFor();
   });
 
   test('the domain controller: a click on the Roles facet’s "domain controller"; the chip shows its query', async () => {
