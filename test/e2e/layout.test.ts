@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openApp, snapshot, type Session } from './browser';
-import { axeViolations, layoutProblems } from './layoutCheck';
+import { axeViolations, inView, layoutProblems, wholeValueProblems } from './layoutCheck';
 
 const SIZES = [
   { width: 1000, height: 700 },
@@ -19,6 +19,10 @@ let session: Session;
 let page: Page;
 let probe: number;
 let template: number;
+let edit: number;
+/** Written whole (the API answers it compressed: 2001:db8:85a3::8a2e:370:7334). */
+const LONG_IPV6 = '2001:0db8:85a3:0000:0000:8a2e:0370:7334';
+const LONG_IPV6_SHOWN = '2001:db8:85a3::8a2e:370:7334';
 
 const seen = (day: number) => ({ first_seen: `2026-03-0${day}T07:42:10.218331+00:00`, last_seen: `2026-03-1${day}T18:03:55.902114+00:00` });
 
@@ -60,9 +64,42 @@ beforeAll(async () => {
       },
     },
     { ip: '2001:db8:aaaa:bbbb:cccc:dddd:eeee:1', hits: 1, host_id: { ...seen(3) } },
+    {
+      ip: LONG_IPV6,
+      hits: 7,
+      host_id: {
+        ...seen(4),
+        hostname: [{ host: 'intranet-portal.corp.acme-logistics.example', ...seen(4) }],
+        services: [
+          {
+            proto: 'tcp',
+            port: 443,
+            values: [
+              {
+                app_proto: 'tls',
+                first_seen: '2026-03-04T07:42:11.004127+0000',
+                last_seen: '2026-03-14T18:04:02.551790+0000',
+                tls: {
+                  subject: 'C=FR, ST=Auvergne-Rhone-Alpes, L=Lyon, O=Acme Logistics International SAS, OU=Information Systems, CN=intranet-portal.corp.acme-logistics.example',
+                  issuerdn: 'C=US, O=DigiCert Inc, OU=www.digicert.com, CN=DigiCert Global G2 TLS RSA SHA256 2020 CA1',
+                  fingerprint: '8f:03:aa:41:6c:2e:90:17:d4:5b:e2:7a:c1:38:0f:66:b9:54:2d:e8',
+                },
+              },
+            ],
+          },
+        ],
+      },
+    },
   ];
   const reply = await api.post('/rest/appliances/host_id/import/', hosts);
   if (reply.status !== 201) throw new Error(`hosts: ${reply.status} ${reply.text}`);
+  // An edit whose "after" values are long: History shows them without a sideways scroll.
+  const edited = await api.patch(`/rest/appliances/vendor_probe/${probe}/`, {
+    location: 'Lyon datacenter, building B, room 4, rack 12, second shelf from the top, behind the patch panel of the customer-facing network',
+    address: 'probe-1.lyon-datacenter.internal.acme-logistics.example.com',
+  });
+  if (edited.status !== 200) throw new Error(`edit: ${edited.status} ${edited.text}`);
+  edit = (await api.get('/rest/rules/history/?action_type=edit_appliance')).json().results[0].pk;
 }, 120_000);
 
 afterAll(async () => {
@@ -174,4 +211,41 @@ describe('every screen at 1000×700, 1366×768 and 1920×1080', () => {
     expect(await peek.textContent()).toContain('lyon-core-probe-with-a-rather-long-name');
     expect(await grid.getAttribute('aria-describedby')).toBe(await peek.getAttribute('id'));
   });
+
+  for (const size of SIZES.slice(0, 2)) {
+    test(`at ${size.width}×${size.height} the host list, a host and a History entry need no sideways scroll, and no address or time is cut`, async () => {
+      await page.setViewportSize(size);
+      // A fresh page: nothing left of another test's screen (a hash change keeps the document).
+      await page.goto('about:blank');
+      await show('#/hosts', (p) => p.getByRole('grid', { name: 'Known hosts' }).getByRole('gridcell', { name: LONG_IPV6_SHOWN }).waitFor());
+      expect(await wholeValueProblems(page)).toEqual([]);
+      await show(`#/hosts/${LONG_IPV6_SHOWN}`, (p) => p.getByRole('heading', { name: LONG_IPV6_SHOWN, level: 2 }).waitFor());
+      expect(await wholeValueProblems(page)).toEqual([]);
+      expect(await layoutProblems(page)).toEqual([]);
+      // The TLS values are not squeezed: the details column keeps room for a line of words.
+      const details = await page.locator('.service-details').first().boundingBox();
+      expect(details!.width).toBeGreaterThan(200);
+      await show(`#/history/${edit}`, (p) => p.getByRole('article').waitFor());
+      await page.getByRole('article').getByText('behind the patch panel', { exact: false }).first().waitFor();
+      expect(await wholeValueProblems(page)).toEqual([]);
+      expect(await layoutProblems(page)).toEqual([]);
+    });
+
+    test(`at ${size.width}×${size.height} a host picked in the list and the import panel open where they are seen`, async () => {
+      await page.setViewportSize(size);
+      await page.goto('about:blank');
+      await show('#/hosts', (p) => p.getByRole('grid', { name: 'Known hosts' }).getByRole('row').first().waitFor());
+      await page.getByRole('grid', { name: 'Known hosts' }).getByRole('gridcell', { name: '10.20.1.15' }).click();
+      await page.getByRole('heading', { name: '10.20.1.15', level: 2 }).waitFor();
+      await page.waitForTimeout(100);
+      if (!(await inView(page, '.detail-pane'))) await snapshot(page, `layout-detail-not-seen-${size.width}`);
+      expect(await inView(page, '.detail-pane')).toBe(true);
+      await page.getByRole('button', { name: 'Import EVE log…' }).click();
+      await page.getByLabel('EVE log', { exact: true }).waitFor({ state: 'attached' });
+      await page.waitForTimeout(100);
+      expect(await inView(page, '.detail-pane')).toBe(true);
+      expect(await inView(page, '.host-import, .eve-import, .detail-pane > :first-child')).toBe(true);
+      await page.getByRole('button', { name: 'Import EVE log…' }).click();
+    });
+  }
 });

@@ -41,3 +41,38 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) }));
 }
+
+/**
+ * Issue 24 §4: what must be read whole on the host list, the host and History. Each problem as
+ * one line: a box the user would scroll sideways (a horizontal scrollbar), an address or a time
+ * cut in a list cell.
+ */
+export async function wholeValueProblems(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const problems = [];
+    const shown = (el) => { const s = getComputedStyle(el); return s.display !== 'none' && s.visibility !== 'hidden' && el.getClientRects().length > 0; };
+    const label = (el) => '<' + el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '') + '> "' + (el.getAttribute('aria-label') || el.textContent.trim().slice(0, 40)) + '"';
+    for (const el of document.querySelectorAll('main, main *')) {
+      if (!shown(el) || el.closest('.bounded-whole')) continue;
+      const style = getComputedStyle(el);
+      if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1) problems.push(label(el) + ': scrolls sideways (' + el.scrollWidth + ' px in ' + el.clientWidth + ')');
+    }
+    const cut = (el) => el.scrollWidth > el.clientWidth + 1;
+    for (const grid of document.querySelectorAll('[role="grid"]')) {
+      for (const row of grid.querySelectorAll('[role="row"]')) {
+        const cells = row.querySelectorAll('[role="gridcell"]');
+        if (grid.getAttribute('aria-label') === 'Known hosts' && cells[0] && cut(cells[0])) problems.push('address cut: ' + cells[0].textContent);
+        for (const time of row.querySelectorAll('time')) {
+          const cell = time.closest('[role="gridcell"]');
+          if (cell && (cut(cell) || time.getBoundingClientRect().right > cell.getBoundingClientRect().right + 1)) problems.push('time cut: ' + time.textContent);
+        }
+      }
+    }
+    return problems;
+  })()`);
+}
+
+/** Whether the element's top is in the window, its top part at least shown (what a click opened is seen). */
+export async function inView(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate<boolean>(`(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; const r = el.getBoundingClientRect(); return r.top > -2 && r.top < window.innerHeight - 40; })()`);
+}

@@ -88,7 +88,7 @@ describe('the known hosts', () => {
   test('ordering and query read as words, not as the API’s field names', async () => {
     await page.goto(`${session.server.url}/#/hosts`);
     const options = await page.getByLabel('Order by').locator('option').allTextContents();
-    expect(options).toContain('Number of TLS JA3 fingerprints (highest first)');
+    expect(options).toContain('Learned (newest first)');
     expect(options[0]).toBe('default: Last seen (newest first)');
     expect(options.some((o) => o.includes('host_id.'))).toBe(false);
     expect(await page.getByLabel('Query', { exact: true }).count()).toBe(1);

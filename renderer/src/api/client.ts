@@ -191,6 +191,56 @@ export function answerOf<N extends AppRouteName>(_name: N, body: JsonValue): App
   return body as AppAnswer<N>;
 }
 
+/** A file an `/app/` route answered (an attachment), with the name its answer gives it. */
+export interface AppFile {
+  readonly blob: Blob;
+  readonly fileName: string | undefined;
+}
+
+/** The file name of a `Content-Disposition` (its UTF-8 form when given). */
+export function dispositionName(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // a malformed escape: the plain name below
+    }
+  }
+  return /filename="([^"]*)"/i.exec(header)?.[1];
+}
+
+/**
+ * A route answering a file or JSON (the report's PDF, or why none could be made), read whole:
+ * only for answers the server made whole anyway; the streamed exports are downloaded by the
+ * browser itself (a link), never held in the page.
+ */
+export async function appFileOrJson<N extends AppRouteName>(name: N, query: Query, signal?: AbortSignal): Promise<AppFile | AppAnswer<N>> {
+  const headers: Record<string, string> = {};
+  if (pageWorkspace !== undefined) headers[WORKSPACE_HEADER] = encodeURIComponent(pageWorkspace);
+  let reply: Response;
+  try {
+    reply = await fetch(withQuery((appPath as (route: AppRouteName) => string)(name), query), { headers, credentials: 'same-origin', ...(signal ? { signal } : {}) });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiFailure(0, { detail: 'The local server did not answer; it may be restarting.' });
+  }
+  const type = reply.headers.get('Content-Type') ?? '';
+  if (!reply.ok || type.startsWith('application/json')) {
+    const text = await reply.text();
+    let body: JsonValue = null;
+    try {
+      body = text ? (JSON.parse(text) as JsonValue) : null;
+    } catch {
+      body = { detail: text.slice(0, 200) };
+    }
+    if (!reply.ok) throw new ApiFailure(reply.status, body);
+    return answerOf(name, body);
+  }
+  return { blob: await reply.blob(), fileName: dispositionName(reply.headers.get('Content-Disposition')) };
+}
+
 /** A DRF page of results. */
 export interface Page<T = JsonObject> {
   readonly count: number;

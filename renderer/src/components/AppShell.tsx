@@ -15,7 +15,7 @@ import { UnsavedChangesDialog } from './UnsavedChangesDialog';
 export const SCREENS = [
   { path: 'probes', title: 'Probes' },
   { path: 'templates', title: 'Templates' },
-  { path: 'hosts', title: 'Host lookup' },
+  { path: 'hosts', title: 'Hosts' },
   { path: 'history', title: 'History' },
   { path: 'sync', title: 'Sync' },
   { path: 'settings', title: 'Settings' },

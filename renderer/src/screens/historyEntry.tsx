@@ -149,6 +149,23 @@ function EntryChanges({ pk, entry }: { pk: number; entry: JsonObject }) {
   );
 }
 
+/**
+ * An import's entry leads to its hosts: the import (a visit) that names this entry as its own,
+ * among the latest 50 (those a comparison keeps), filters the Hosts screen to what it brought.
+ */
+function ImportHosts({ pk }: { pk: number }) {
+  const visits = useQuery(`visits-of-history#${pk}`, (signal) => appCall('visits', { query: { page_size: 50 }, signal }));
+  const visit = visits.data?.results.find((v) => v.historyPk === pk);
+  if (!visit) return null;
+  return (
+    <p className="import-hosts">
+      Import {visit.pk}: {visit.hostsNew} new, {visit.hostsUpdated} updated —{' '}
+      <a href={href('/hosts', { visit: String(visit.pk), visit_change: 'new' })}>its new hosts</a>,{' '}
+      <a href={href('/hosts', { visit: String(visit.pk), visit_change: 'changed' })}>the hosts it changed</a>
+    </p>
+  );
+}
+
 export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (changes: Record<string, string>) => void }) {
   const entry = useObject(`${listPath(history)}${pk}/`);
   if (entry.error) {
@@ -206,6 +223,7 @@ export function HistoryEntry({ pk, onFilter }: { pk: number; onFilter: (changes:
         <dt>Comment</dt>
         <dd className="entry-comment">{comment !== undefined ? <BoundedText value={comment} label="Comment" /> : <span className="muted">no comment</span>}</dd>
       </dl>
+      {data.action_type === 'import_host_id' && <ImportHosts pk={pk} />}
       <EntryChanges pk={pk} entry={data} />
       {objects.length > 0 && (
         <>

@@ -25,11 +25,19 @@ export interface PagedListState {
   /** Make sure the rows from `start` to `end` (indexes) are loaded or loading. */
   ensureRange(start: number, end: number): void;
   refresh(): void;
+  /**
+   * Read again the pages in view, keeping the rows shown (and the generation: the list keeps its
+   * scroll and its keyboard row) until the new ones replace them at once: the list following the
+   * data (a terminal's import), not a new list.
+   */
+  reload(): Promise<void>;
 }
 
 export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreApi<PagedListState> {
   const requested = new Set<number>();
   let controller = new AbortController();
+  /** The pages of the rows last asked for (what `reload` reads again). */
+  let inView = { first: 1, last: 1 };
 
   return createStore<PagedListState>((set, get) => {
     const loadPage = async (page: number, generation: number) => {
@@ -73,10 +81,30 @@ export function createPagedList(path: string, pageSize = LIST_PAGE_SIZE): StoreA
         const { count, generation } = get();
         if (count === undefined) return;
         const last = Math.min(end, count - 1);
+        inView = { first: Math.floor(start / pageSize) + 1, last: Math.max(1, Math.floor(last / pageSize) + 1) };
         for (let page = Math.floor(start / pageSize) + 1; page <= Math.floor(last / pageSize) + 1; page++) void loadPage(page, generation);
       },
       refresh() {
         restart(get().params);
+      },
+      async reload() {
+        const { generation, params } = get();
+        const pages: number[] = [];
+        for (let page = inView.first; page <= inView.last; page++) pages.push(page);
+        try {
+          const answers = await Promise.all(pages.map((page) => api.get<JsonObject>(path, { ...params, page, page_size: pageSize }, controller.signal).catch((error: unknown) => (page === 1 ? Promise.reject(error) : undefined))));
+          if (generation !== get().generation) return;
+          let rows = PagedRows.empty(pageSize);
+          answers.forEach((body, i) => {
+            if (body) rows = rows.withPage(pages[i]!, (body.results as JsonObject[]) ?? []);
+          });
+          requested.clear();
+          pages.forEach((page, i) => answers[i] && requested.add(page));
+          set({ count: Number(answers[0]!.count), rows, error: undefined, failure: undefined });
+        } catch (error) {
+          if (generation !== get().generation || isAbortError(error)) return;
+          set({ error: error instanceof ApiFailure ? failureText(error) : String(error), failure: error instanceof ApiFailure ? error : undefined });
+        }
       },
     };
   });
