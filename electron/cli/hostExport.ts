@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseHostOrdering, type HostFilter } from '../../shared/app/hostSurvey';
+import { parseHostFilter, parseHostOrdering, type HostFilter } from '../../shared/app/hostSurvey';
 import { parseCsvDelimiter } from '../../shared/report/csv';
 import { PART_CLOSE, PART_OPEN, PART_SEPARATOR, PartPlanner } from '../../shared/report/jsonParts';
 import { ApiError } from '../../shared/api/errors';
@@ -21,6 +21,14 @@ import { instanceFor, locateWorkspace, parseCommand } from './context';
 import { CliError, jsonWords, line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 
+/** The filter of the host list (the Hosts screen's), as options of the commands that read it. */
+export const HOST_FILTER_OPTIONS = {
+  q: { type: 'string', value: 'QUERY', help: 'only the hosts a host_id_qfilter query matches' },
+  search: { type: 'string', value: 'TEXT', help: 'only the hosts with TEXT in any value (3 characters at least)' },
+  visit: { type: 'string', value: 'IMPORT', help: 'only the hosts of this import or pull (its number in "hosts imports")' },
+  'visit-change': { type: 'string', value: 'new|changed', help: 'with --visit: the hosts it brought, or those it changed (default)' },
+} as const;
+
 export const HOSTS_EXPORT = defineCommand({
   name: 'hosts export',
   positionals: 0,
@@ -30,8 +38,7 @@ export const HOSTS_EXPORT = defineCommand({
     format: { type: 'string', value: 'csv|json', help: 'CSV for a spreadsheet, JSON in the API\'s shape to import elsewhere', default: 'csv' },
     out: { type: 'string', value: 'FILE|DIR', help: 'the CSV file, or the folder of the JSON parts' },
     columns: { type: 'string', value: 'a,b,...', help: 'CSV columns (ip, roles, users, hostnames, services, tls_subjects, ja3, ja4, user_agents, ssh_clients, networks, first_seen, last_seen, hits, source, learned; default: all)' },
-    q: { type: 'string', value: 'QUERY', help: 'only the hosts a host_id_qfilter query matches' },
-    search: { type: 'string', value: 'TEXT', help: 'only the hosts with TEXT in any value (3 characters at least)' },
+    ...HOST_FILTER_OPTIONS,
     ordering: { type: 'string', value: 'KEY', help: 'CSV order: ip, hits, first_seen, last_seen, learned; - before for descending', default: '-last_seen' },
     delimiter: { type: 'string', value: 'comma|semicolon', help: 'between CSV cells (semicolon for a spreadsheet in French, German…)', default: 'comma' },
     force: { type: 'boolean', help: 'replace FILE, or the parts already in DIR' },
@@ -42,14 +49,11 @@ export const HOSTS_EXPORT = defineCommand({
   ],
 });
 
-function filterOf(values: { q?: string | undefined; search?: string | undefined }): HostFilter {
-  const filter: { q?: string; search?: string } = {};
-  if (values.q !== undefined && values.q.trim() !== '') filter.q = values.q.trim();
-  if (values.search !== undefined && values.search.trim() !== '') {
-    if ([...values.search.trim()].length < 3) throw new UsageError('--search needs 3 characters at least', HOSTS_EXPORT.name);
-    filter.search = values.search.trim();
-  }
-  return filter;
+/** The filter the options give, checked as the app's list checks its parameters (shared/app/hostSurvey.ts). */
+export function filterFromOptions(values: { readonly q?: string | undefined; readonly search?: string | undefined; readonly visit?: string | undefined; readonly 'visit-change'?: string | undefined }, command: string): HostFilter {
+  const parsed = parseHostFilter((name) => (name === 'visit_change' ? values['visit-change'] : values[name as 'q' | 'search' | 'visit']));
+  if ('error' in parsed) throw new UsageError(`--${parsed.error.replace('visit_change', 'visit-change')}`, command);
+  return parsed;
 }
 
 /** Chunks written to `file` through a temporary file, renamed once whole (0600: the export holds the site's data). */
@@ -127,7 +131,7 @@ export async function hostsExportCommand(args: readonly string[], out: Output): 
   if (format !== 'csv' && format !== 'json') throw new UsageError(`--format takes csv or json, not "${format}"`, HOSTS_EXPORT.name);
   if (values.out === undefined) throw new UsageError('--out FILE (csv) or --out DIR (json) is needed', HOSTS_EXPORT.name);
   const target = values.out;
-  const filter = filterOf(values);
+  const filter = filterFromOptions(values, HOSTS_EXPORT.name);
   const columns = parseExportColumns(values.columns);
   if ('error' in columns) throw new UsageError(columns.error, HOSTS_EXPORT.name);
   const ordering = parseHostOrdering(values.ordering);

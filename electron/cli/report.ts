@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../shared/api/errors';
-import type { HostFilter } from '../../shared/app/hostSurvey';
 import { reportInputsFor, siteReportHtml } from '../app/hostExport';
 import { reportPdf } from '../app/reportPdf';
 import { replaceFile, withFile } from '../server/store/storageErrors';
 import { openWorkspace } from '../workspaces/openWorkspace';
 import { VERSION, instanceFor, locateWorkspace, parseCommand } from './context';
 import { CliError, jsonWords, line, type Output } from './output';
+import { HOST_FILTER_OPTIONS, filterFromOptions } from './hostExport';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 
 export const REPORT = defineCommand({
@@ -24,8 +24,7 @@ export const REPORT = defineCommand({
     out: { type: 'string', value: 'FILE', help: 'site.html, or site.pdf (printed by the system\'s Chromium)' },
     since: { type: 'string', value: 'IMPORT', help: 'add what changed since this import (its number in the imports list)' },
     users: { type: 'boolean', help: 'add the users of each host (usernames are personal data: left out unless asked)' },
-    q: { type: 'string', value: 'QUERY', help: 'report only the hosts a host_id_qfilter query matches' },
-    search: { type: 'string', value: 'TEXT', help: 'report only the hosts with TEXT in any value' },
+    ...HOST_FILTER_OPTIONS,
     force: { type: 'boolean', help: 'replace FILE if it exists' },
   },
   notes: ['The HTML needs nothing but itself (no script, no network) and prints to A4. Times are UTC. Exit 1 when a PDF was asked for and no Chromium was found.'],
@@ -40,9 +39,7 @@ export async function reportCommand(args: readonly string[], out: Output): Promi
   if (fs.existsSync(file) && !values.force) throw new Error(`${file} exists already; give --force to replace it`);
   const since = values.since;
   if (since !== undefined && !/^[1-9]\d{0,15}$/.test(since)) throw new UsageError(`--since takes the number of an import, not "${since}"`, REPORT.name);
-  const filter: { q?: string; search?: string } = {};
-  if (values.q?.trim()) filter.q = values.q.trim();
-  if (values.search?.trim()) filter.search = values.search.trim();
+  const filter = filterFromOptions(values, REPORT.name);
   const location = locateWorkspace(values);
   const workspace = openWorkspace({ file: location.file, instance: instanceFor('127.0.0.1') });
   let html: string;
@@ -50,7 +47,7 @@ export async function reportCommand(args: readonly string[], out: Output): Promi
     const inputs = reportInputsFor(workspace.services, {
       workspace: location.workspace,
       version: VERSION,
-      filter: filter as HostFilter,
+      filter,
       users: values.users === true,
       ...(since === undefined ? {} : { since: Number(since) }),
     });

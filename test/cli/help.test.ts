@@ -39,8 +39,8 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
   'outbox discard': [...WORKSPACE],
   'hosts diff': [...WORKSPACE, '--since', '--until', '--limit', '--json'],
   'hosts imports': [...WORKSPACE, '--json'],
-  'hosts export': [...WORKSPACE, '--format', '--out', '--columns', '--q', '--search', '--ordering', '--delimiter', '--force'],
-  report: [...WORKSPACE, '--out', '--since', '--users', '--q', '--search', '--force'],
+  'hosts export': [...WORKSPACE, '--format', '--out', '--columns', '--q', '--search', '--visit', '--visit-change', '--ordering', '--delimiter', '--force'],
+  report: [...WORKSPACE, '--out', '--since', '--users', '--q', '--search', '--visit', '--visit-change', '--force'],
 };
 
 const NAMES = Object.keys(OPTIONS);

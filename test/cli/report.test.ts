@@ -85,6 +85,28 @@ describe('outpost hosts export', () => {
     expect(parse(fs.readFileSync(file, 'utf8'), { bom: true })).toEqual([['Address', 'Roles', 'Host names'], ['10.1.0.1', 'domain controller', 'dc1.lyon.corp']]);
   });
 
+  test('--visit --visit-change new: the hosts that import brought, as the list shows them; a bad one is a usage error', async () => {
+    // A workspace of its own: the first file, then a second with one host already known (updated) and one new.
+    const at2 = ['--workspace', 'visits', '--data', data];
+    expect((await outpost(['workspace', 'create', 'visits', '--data', data])).status).toBe(0);
+    const first = path.join(dir, 'first.json');
+    fs.writeFileSync(first, JSON.stringify(ENTRIES));
+    const second = path.join(dir, 'second.json');
+    fs.writeFileSync(second, JSON.stringify([{ ...ENTRIES[1], hits: 50 }, { ip: '10.1.2.1', hits: 1, host_id: { ...at('2024-05-03'), hostname: [{ host: 'new.lyon.corp', ...at('2024-05-03') }] } }]));
+    for (const file of [first, second]) expect((await outpost(['import-hosts', file, ...at2])).status).toBe(0);
+    const imports = JSON.parse((await outpost(['hosts', 'imports', '--json', ...at2])).stdout) as { pk: number }[];
+    const last = String(imports[0]!.pk);
+    for (const [change, expected] of [['new', [['10.1.2.1']]], ['changed', [['10.1.1.1'], ['10.1.2.1']]]] as const) {
+      const file = path.join(dir, `visit-${change}.csv`);
+      const { out } = captured();
+      expect(await hostsExportCommand(['--columns', 'ip', '--ordering', 'ip', '--visit', last, '--visit-change', change, '--out', file, ...at2], out)).toBe(0);
+      expect((parse(fs.readFileSync(file, 'utf8'), { bom: true }) as string[][]).slice(1)).toEqual(expected);
+    }
+    const bad = await outpost(['hosts', 'export', '--visit-change', 'gone', '--out', path.join(dir, 'x.csv'), '--data', data]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--visit-change: give "new" or "changed".');
+  });
+
   test('--format json: parts that outpost import-hosts takes into another workspace, as the same identities', async () => {
     const parts = path.join(dir, 'parts');
     const { out } = captured();
