@@ -92,28 +92,45 @@ export interface HostRow {
   readonly learned: { readonly visit: number | null; readonly at: string | null };
 }
 
+/**
+ * The keys a path's part from `depth` on may be, longest first, each with the depth it leads to: a
+ * key may hold dots itself (`tls.ja3`, `http.user_agent`), and the longest one present wins. Worked
+ * out once per path (an export asks for them for every value of every host).
+ */
+const KEY_CHOICES = new Map<string, (readonly (readonly [key: string, next: number])[])[]>();
+
+function keyChoices(path: string): (readonly (readonly [key: string, next: number])[])[] {
+  let choices = KEY_CHOICES.get(path);
+  if (!choices) {
+    const keys = path.split('.');
+    choices = keys.map((_, depth) => {
+      const out: (readonly [string, number])[] = [];
+      for (let end = keys.length; end > depth; end--) out.push([keys.slice(depth, end).join('.'), end]);
+      return out;
+    });
+    if (KEY_CHOICES.size < 1000) KEY_CHOICES.set(path, choices);
+  }
+  return choices;
+}
+
 /** Every scalar value at a path of an identity (list items share their list's path), each once, in order. */
 export function valuesAt(identity: JsonValue, path: string): string[] {
   const out = new Set<string>();
-  const keys = path.split('.');
+  const choices = keyChoices(path);
   const walk = (value: JsonValue | undefined, depth: number): void => {
     if (value === undefined || value === null) return;
     if (Array.isArray(value)) {
       for (const item of value) walk(item, depth);
       return;
     }
-    if (depth === keys.length) {
-      if (typeof value !== 'object') {
-        out.add(String(value));
-      }
+    if (depth === choices.length) {
+      if (typeof value !== 'object') out.add(String(value));
       return;
     }
     if (typeof value === 'object') {
-      // A key may hold dots itself (`tls.ja3`, `http.user_agent`): the longest key present wins.
-      for (let end = keys.length; end > depth; end--) {
-        const key = keys.slice(depth, end).join('.');
+      for (const [key, next] of choices[depth]!) {
         if (key in value) {
-          walk((value as JsonObject)[key], end);
+          walk((value as JsonObject)[key], next);
           return;
         }
       }
