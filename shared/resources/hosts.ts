@@ -37,6 +37,6 @@ export const hostId = defineResource({
   display: 'ip',
   // The identity is kept whole as JSON (`data`); copies of some of its values serve filters,
   // ordering and search.
-  storage: { table: 'host_id', computed: ['host_id'], internal: ['pk', 'first_seen', 'last_seen', 'hostnames', 'data', 'central', 'central_hits'] },
+  storage: { table: 'host_id', computed: ['host_id'], internal: ['pk', 'first_seen', 'last_seen', 'hostnames', 'data', 'central', 'central_hits', 'learned'] },
   sync: { pull: { order: 8, query: { ordering: 'ip' }, key: 'ip' } },
 });

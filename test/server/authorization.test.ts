@@ -46,6 +46,13 @@ const APP_CALLS: readonly [method: string, path: string, body?: unknown][] = [
   ['DELETE', '/app/remotes/no-such'],
   ['POST', '/app/hosts/import-eve', {}],
   ['GET', '/app/hosts/import-eve'],
+  ['GET', '/app/hosts'],
+  ['GET', '/app/hosts/facets'],
+  ['GET', '/app/hosts/fields'],
+  ['GET', '/app/hosts/values?field=ip&prefix=10'],
+  ['GET', '/app/hosts/version'],
+  ['GET', '/app/hosts/visits'],
+  ['GET', '/app/hosts/changes?since=2020-01-01'],
   ['GET', '/app/hosts/export/csv'],
   ['GET', '/app/hosts/export/json'],
   ['GET', '/app/hosts/export/json/part?from=0&to=0'],
@@ -79,11 +86,18 @@ test('the list above covers every route of the /app/ table (shared/app/routes.ts
 });
 
 describe('/app/: the role matrix', () => {
-  test('the rule table lets a read-only user read its status, a host link, the home networks and the local history, nothing else', () => {
+  test('the rule table lets a read-only user read its status, a host link, the site survey, the home networks and the local history, nothing else', () => {
     const granted = APP_CALLS.filter(([method, path]) => readOnlyMay(method, path)).map(([method, path]) => `${method} ${path}`);
     expect(granted).toEqual([
       'GET /app/status',
       'GET /app/central-link?ip=10.0.0.1',
+      'GET /app/hosts',
+      'GET /app/hosts/facets',
+      'GET /app/hosts/fields',
+      'GET /app/hosts/values?field=ip&prefix=10',
+      'GET /app/hosts/version',
+      'GET /app/hosts/visits',
+      'GET /app/hosts/changes?since=2020-01-01',
       'GET /app/hosts/export/csv',
       'GET /app/hosts/export/json',
       'GET /app/hosts/export/json/part?from=0&to=0',
