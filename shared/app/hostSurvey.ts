@@ -357,6 +357,18 @@ export type ChangeKind =
 
 export const CHANGE_KINDS: readonly ChangeKind[] = ['host_new', 'host_not_seen', 'service_added', 'service_gone', 'role_new', 'user_new', 'hostname_new', 'tls_changed'];
 
+/** How each kind of change is named in the Changes view and the site report. */
+export const CHANGE_KIND_LABELS: Readonly<Record<ChangeKind, string>> = {
+  host_new: 'New hosts',
+  host_not_seen: 'Hosts not seen since',
+  service_added: 'Services that appeared',
+  service_gone: 'Services that went',
+  role_new: 'New roles',
+  user_new: 'New users',
+  hostname_new: 'New host names',
+  tls_changed: 'TLS certificates that changed',
+};
+
 export interface HostChange {
   readonly kind: ChangeKind;
   readonly ip: string;

@@ -7,7 +7,7 @@
  * and how to get them all (the CSV export). Print CSS makes it an A4 document: no clipping (long
  * values wrap), headings kept with what follows, table headers repeated. No I/O.
  */
-import { CHANGE_KINDS, hostFilterQuery, type ChangeKind, type HostFilter } from '../app/hostSurvey';
+import { CHANGE_KIND_LABELS, CHANGE_KINDS, hostFilterQuery, type HostFilter } from '../app/hostSurvey';
 import { base64, sha256 } from '../text/sha256';
 import { escapeHtml } from './html';
 import { shortened } from './readable';
@@ -90,16 +90,7 @@ function filterText(filter: HostFilter): string {
   return parts.length === 0 ? 'every host of the workspace' : `the hosts of ${parts.join(', ')}`;
 }
 
-const CHANGE_LABELS: Readonly<Record<ChangeKind, string>> = {
-  host_new: 'New hosts',
-  host_not_seen: 'Hosts not seen since',
-  service_added: 'Services that appeared',
-  service_gone: 'Services that went',
-  role_new: 'New roles',
-  user_new: 'New users',
-  hostname_new: 'New host names',
-  tls_changed: 'TLS certificates that changed',
-};
+const CHANGE_LABELS = CHANGE_KIND_LABELS;
 
 function bytesText(n: number): string {
   return n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`;

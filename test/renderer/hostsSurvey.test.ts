@@ -111,6 +111,6 @@ describe('imports and changes', () => {
     expect(comparePointParam({ kind: 'date', day: '2026-03-02' }, 'until')).toBe('2026-03-02T23:59:59.999999Z');
     expect(comparePointParam({ kind: 'date', day: '2026-03' }, 'until')).toBeUndefined();
     expect(comparePointParam({ kind: 'now' }, 'until')).toBeUndefined();
-    expect(changeKindWords('tls_changed')).toBe('TLS certificates changed');
+    expect(changeKindWords('tls_changed')).toBe('TLS certificates that changed');
   });
 });

@@ -2,7 +2,7 @@
  * Pure rules of the Changes view (no DOM, no I/O): a point the engineer picks as the
  * `hostChanges` parameter (`since`, `until`), and each kind of change in words.
  */
-import type { ChangeKind } from '../../../shared/app/hostSurvey';
+import { CHANGE_KIND_LABELS, type ChangeKind } from '../../../shared/app/hostSurvey';
 
 /** A point of a comparison as picked: now, the last pull, an import, or the end of a day (UTC). */
 export type PointChoice = { readonly kind: 'now' } | { readonly kind: 'pull' } | { readonly kind: 'visit'; readonly visit: number } | { readonly kind: 'date'; readonly day: string };
@@ -26,16 +26,7 @@ export function comparePointParam(point: PointChoice, edge: 'since' | 'until'): 
   }
 }
 
-const WORDS: Readonly<Record<ChangeKind, string>> = {
-  host_new: 'New hosts',
-  host_not_seen: 'Hosts not seen since',
-  service_added: 'Services that appeared',
-  service_gone: 'Services that went',
-  role_new: 'New roles',
-  user_new: 'New users',
-  hostname_new: 'New host names',
-  tls_changed: 'TLS certificates changed',
-};
+const WORDS = CHANGE_KIND_LABELS;
 
 export function changeKindWords(kind: ChangeKind): string {
   return WORDS[kind] ?? kind;
