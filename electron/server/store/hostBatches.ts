@@ -32,7 +32,9 @@ const SOURCE_SQL = "CASE WHEN NOT EXISTS (SELECT 1 FROM host_local l WHERE l.ip 
 
 /** The pks of the hosts (all, or those of a set given as a JSON list), in the list's order; ties by pk. */
 export function orderedHostPks(store: Store, ordering: { readonly key: BatchOrderKey; readonly descending: boolean }, among?: string): number[] {
-  const order = `${ORDER_SQL[ordering.key]} ${ordering.descending ? 'DESC' : 'ASC'}, pk ASC`;
+  // Ties in the key's direction, as the survey list breaks them (the same order, and the order's index serves it).
+  const direction = ordering.descending ? 'DESC' : 'ASC';
+  const order = `${ORDER_SQL[ordering.key]} ${direction}, pk ${direction}`;
   const sql = among === undefined ? `SELECT pk FROM host_id ORDER BY ${order}` : `SELECT pk FROM host_id WHERE pk IN (SELECT value FROM json_each(?)) ORDER BY ${order}`;
   const statement = store.query(sql).pluck();
   return (among === undefined ? statement.all() : statement.all(among)) as number[];
