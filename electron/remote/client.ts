@@ -106,7 +106,9 @@ export async function remoteConnector(config: RemoteConfig, timeoutMs: number): 
   const { buildConnector } = await import('undici');
   const host = checkRemoteConfig(config).url.host;
   const pin = config.pin === undefined ? undefined : normalizeFingerprint(config.pin);
-  const connector = buildConnector({ rejectUnauthorized: !(config.insecure || pin), timeout: timeoutMs });
+  // No TLS session resumption with a pin: a resumed TLS 1.3 session shows no peer certificate, so
+  // every connection after the first would fail the pin check (it did, on a pull's parallel pages).
+  const connector = buildConnector({ rejectUnauthorized: !(config.insecure || pin), timeout: timeoutMs, ...(pin ? { maxCachedSessions: 0 } : {}) });
   if (!pin) return connector;
   return (opts, callback) =>
     connector(opts, (error, socket) => {
