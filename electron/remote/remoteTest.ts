@@ -31,6 +31,8 @@ const failed = (message: string): Verdict => ({ outcome: 'failed', message });
 
 class StepTimeout extends Error {}
 
+const NOT_TRIED = 'not tried: an earlier step failed';
+
 /** A step's work, given up (and failed) after `ms`. */
 function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -46,7 +48,15 @@ function seconds(ms: number): string {
 
 export async function testRemote(config: RemoteConfig, token: string | undefined, options: RemoteTestOptions = {}): Promise<RemoteTestResult> {
   const stepMs = options.stepTimeoutMs ?? 10_000;
-  const url = checkRemoteConfig(config).url;
+  let url: URL;
+  try {
+    url = checkRemoteConfig(config).url;
+  } catch (error) {
+    // A remotes.json edited by hand: the test says so rather than failing as a whole.
+    const message = `the remote's settings cannot work: ${error instanceof Error ? error.message : String(error)}`;
+    const steps = REMOTE_TEST_STEPS.map((step, i): RemoteTestStep => (i === 0 ? { step, outcome: 'failed', message, ms: 0 } : { step, outcome: 'not-tried', message: NOT_TRIED, ms: null }));
+    return { remote: config.name, url: config.url, ok: false, steps };
+  }
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const client = new RemoteClient(config, () => token ?? '', {
@@ -67,7 +77,7 @@ export async function testRemote(config: RemoteConfig, token: string | undefined
   try {
     for (const step of REMOTE_TEST_STEPS) {
       if (stopped) {
-        steps.push({ step, outcome: 'not-tried', message: 'not tried: an earlier step failed', ms: null });
+        steps.push({ step, outcome: 'not-tried', message: NOT_TRIED, ms: null });
         continue;
       }
       const started = performance.now();
