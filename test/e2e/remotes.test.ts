@@ -29,7 +29,7 @@ const remoteInfo = async () =>
 test('Test connection shows each step with its result and time: a working remote passes', async () => {
   const { page, server } = session;
   await page.goto(`${server.url}/#/settings`);
-  await page.getByRole('button', { name: 'Test the connection to central' }).click();
+  await page.getByRole('button', { name: 'Test connection to central' }).click();
   await page.getByText('The connection works.').waitFor();
   const steps = page.getByRole('table', { name: 'Steps of the connection test of central' });
   const port = new URL(reference.url).port;
@@ -55,7 +55,7 @@ test('editing the URL to another origin says the token will be dropped before sa
   await page.getByText(/Remote “central” changed\. The address now names another server/).waitFor();
   expect(await remoteInfo()).toMatchObject({ url: 'http://127.0.0.1:9', hasToken: false });
 
-  await page.getByRole('button', { name: 'Test the connection to central' }).click();
+  await page.getByRole('button', { name: 'Test connection to central' }).click();
   await page.getByText('The connection does not work: see the failed step.').waitFor();
   const steps = page.getByRole('table', { name: 'Steps of the connection test of central' });
   expect(await steps.getByRole('row', { name: /Reachable/ }).innerText()).toMatch(/failed.*127\.0\.0\.1:9/s);
@@ -73,7 +73,7 @@ test('a new token given with the new origin is kept: no warning, and the test pa
   await form.getByRole('button', { name: 'Save remote' }).click();
   await page.getByText('Remote “central” changed.').waitFor();
   expect(await remoteInfo()).toMatchObject({ url: reference.url, hasToken: true });
-  await page.getByRole('button', { name: 'Test the connection to central' }).click();
+  await page.getByRole('button', { name: 'Test connection to central' }).click();
   await page.getByText('The connection works.').waitFor();
 });
 

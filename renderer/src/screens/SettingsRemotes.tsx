@@ -221,7 +221,7 @@ export function Remotes() {
                         type="button"
                         disabled={test?.name === remote.name && test.state.running}
                         onClick={() => void runTest(remote.name, (state) => setTest({ name: remote.name, state }))}
-                        aria-label={`Test the connection to ${boundedText(remote.name)}`}
+                        aria-label={`Test connection to ${boundedText(remote.name)}`}
                       >
                         Test connection
                       </button>
