@@ -42,6 +42,13 @@ function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** The longest message of a step: a server's error detail is quoted in it, and may be of any length. */
+export const MAX_STEP_MESSAGE = 1000;
+
+function boundedMessage(message: string): string {
+  return message.length <= MAX_STEP_MESSAGE ? message : `${message.slice(0, MAX_STEP_MESSAGE)}…`;
+}
+
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
@@ -87,7 +94,7 @@ export async function testRemote(config: RemoteConfig, token: string | undefined
       } catch (error) {
         verdict = failed(error instanceof StepTimeout ? `no answer within ${seconds(stepMs)}` : error instanceof Error ? error.message : String(error));
       }
-      steps.push({ step, ...verdict, ms: Math.round(performance.now() - started) });
+      steps.push({ step, outcome: verdict.outcome, message: boundedMessage(verdict.message), ms: Math.round(performance.now() - started) });
       stopped = verdict.outcome === 'failed';
     }
   } finally {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { selfSignedTls } from '../../electron/server/http/tls';
-import { testRemote } from '../../electron/remote/remoteTest';
+import { MAX_STEP_MESSAGE, testRemote } from '../../electron/remote/remoteTest';
 import { PULLED } from '../../electron/remote/synced';
 import type { RemoteTestResult } from '../../shared/app/remoteTest';
 import { startReference, type ReferenceServer } from '../helpers/reference';
@@ -117,6 +117,17 @@ describe('the first failed step says why, and the rest are not tried', () => {
       const result = await testRemote({ name: 'r', url: server.url }, 'x'.repeat(40));
       expect(outcomes(result)).toEqual(['reachable:passed', 'tls:skipped', 'token:failed', 'api:not-tried']);
       expect(result.steps[2]!.message).toMatch(/^token refused: .*403: Invalid token\./);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a refusal whose detail is a megabyte long: the step's message is bounded", async () => {
+    const server = await fixedServer(401, 'application/json', JSON.stringify({ detail: `<script>${'x'.repeat(1_000_000)}` }));
+    try {
+      const result = await testRemote({ name: 'r', url: server.url }, 'x'.repeat(40));
+      expect(result.steps[2]!.message).toMatch(/^token refused: .*<script>x+…$/);
+      expect(result.steps[2]!.message.length).toBe(MAX_STEP_MESSAGE + 1);
     } finally {
       await server.close();
     }
