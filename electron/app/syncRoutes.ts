@@ -12,6 +12,7 @@ import type { SyncStatusView } from '../../shared/app/sync';
 import type { JsonObject } from '../../shared/resources';
 import { ResolveError } from '../remote/engine';
 import { RemoteConfigError } from '../remote/remotes';
+import { testRemote } from '../remote/remoteTest';
 import { RemoteSession } from '../remote/session';
 import type { WorkspaceHost } from '../workspaces/host';
 import { ok, type AppHandler, type AppHandlers } from './appCall';
@@ -86,6 +87,7 @@ type SyncRouteName = Extract<
   | 'addRemote'
   | 'changeRemote'
   | 'removeRemote'
+  | 'testRemote'
   | 'sync'
   | 'syncNow'
   | 'conflicts'
@@ -163,6 +165,10 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
       host.remotes.remove(params.name!);
       return { status: 204, body: null };
     },
+    testRemote: async (_call, params) => {
+      const config = existing(params.name!);
+      return ok(await testRemote(config, host.remotes.token(config.name)));
+    },
     sync: () => {
       const session = sessionOf(host);
       return ok({ status: session.engine.status(), entries: session.engine.entries() });
@@ -208,6 +214,7 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
     addRemote: guard('addRemote'),
     changeRemote: guard('changeRemote'),
     removeRemote: guard('removeRemote'),
+    testRemote: guard('testRemote'),
     sync: guard('sync'),
     syncNow: guard('syncNow'),
     conflicts: guard('conflicts'),

@@ -3,6 +3,8 @@
  * tokens in 0600 files) and the workspaces bound to them (app.md §2).
  */
 import fs from 'node:fs';
+import { REMOTE_TEST_LABELS, type RemoteTestOutcome } from '../../shared/app/remoteTest';
+import { testRemote } from '../remote/remoteTest';
 import { fileSecrets, RemoteConfigError, Remotes } from '../remote/remotes';
 import { checkWorkspaceName, defaultDataDir, looksLikeDatabase, prepareDataDir, readSettings, removeWorkspaceFiles, updateSettings, workspaceFile, workspaceNames } from '../workspaces/dataFolder';
 import { WorkspaceError, createWorkspace, listWorkspaces } from '../workspaces/host';
@@ -11,6 +13,7 @@ import { line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
 
 const DATA = { data: COMMON_OPTIONS.data } as const;
+const STEP_MARKS: Readonly<Record<RemoteTestOutcome, string>> = { passed: 'ok    ', failed: 'FAILED', skipped: 'skip  ', 'not-tried': '-     ' };
 const TOKEN_OPTIONS = {
   token: { type: 'string', value: 'TOKEN', help: 'your DRF token on the central server' },
   'token-file': { type: 'string', value: 'FILE', help: 'read the token from FILE instead' },
@@ -37,6 +40,31 @@ const REMOTE_SET_TOKEN = defineCommand({
   summary: "Replace a central server's token.",
   options: { ...DATA, ...TOKEN_OPTIONS },
 });
+const REMOTE_SET_URL = defineCommand({
+  name: 'remote set-url',
+  args: 'NAME URL',
+  positionals: 2,
+  summary: "Change a central server's address (and how its certificate is checked).",
+  options: {
+    ...DATA,
+    ...TOKEN_OPTIONS,
+    insecure: { type: 'boolean', help: "do not verify the server's certificate (drops a pin)" },
+    pin: { type: 'string', value: 'SHA256', help: 'accept only the certificate with this SHA-256 fingerprint (turns --insecure off)' },
+    verify: { type: 'boolean', help: "verify the certificate against the system's authorities again (drops --insecure and a pin)" },
+  },
+  notes: [
+    'The token stays when only the path changes. A new scheme, host or port names another server: the token is dropped, so that it is never sent there, unless --token or --token-file gives the one for the new address.',
+    'Without --insecure, --pin or --verify the certificate is checked as before.',
+  ],
+});
+const REMOTE_TEST = defineCommand({
+  name: 'remote test',
+  args: 'NAME',
+  positionals: 1,
+  summary: 'Test the connection: reachable, TLS certificate, token accepted, the API answering.',
+  options: { ...DATA, ...JSON_OPTION },
+  notes: ['Each step says what it found and the time it took; the first failure stops the test. Exit status 1 when a step failed.'],
+});
 const REMOTE_REMOVE = defineCommand({
   name: 'remote remove',
   args: 'NAME',
@@ -48,7 +76,7 @@ const REMOTE_REMOVE = defineCommand({
 export const REMOTE: CommandGroup = {
   name: 'remote',
   summary: 'The central servers this data folder knows, and their tokens.',
-  commands: [REMOTE_ADD, REMOTE_LIST, REMOTE_SET_TOKEN, REMOTE_REMOVE],
+  commands: [REMOTE_ADD, REMOTE_LIST, REMOTE_SET_URL, REMOTE_SET_TOKEN, REMOTE_TEST, REMOTE_REMOVE],
 };
 
 const WORKSPACE_CREATE = defineCommand({
@@ -161,6 +189,45 @@ export async function remoteCommand(args: readonly string[], out: Output): Promi
         return 0;
       });
     }
+    case 'set-url': {
+      const { values, positionals } = parseCommand(rest, REMOTE_SET_URL);
+      const token = tokenFrom(values);
+      const tlsChoices = [values.insecure, values.pin !== undefined, values.verify].filter(Boolean).length;
+      if (tlsChoices > 1) throw new UsageError('give one of --insecure, --pin SHA256 or --verify', REMOTE_SET_URL.name);
+      const [name, url] = positionals as [string, string];
+      return withRemotes(values.data, (remotes) => {
+        const known = remotes.get(name);
+        if (!known) throw new Error(`there is no remote "${name}"`);
+        const tls = tlsChoices === 0 ? { insecure: known.insecure, pin: known.pin } : { insecure: values.insecure === true, pin: values.pin };
+        const { warning, tokenCleared } = remotes.change({ name, url, ...(tls.insecure ? { insecure: true } : {}), ...(tls.pin ? { pin: tls.pin } : {}) }, token);
+        if (warning) out.line(line`warning: ${warning}`);
+        if (tls.insecure) out.line(line`warning: the certificate of this central server will not be verified`);
+        out.line(line`remote "${name}" now at ${remotes.get(name)!.url}`);
+        if (tokenCleared) out.line(line`the token was dropped: the origin changes (scheme, host or port), so it is not sent to that server; give its token: outpost remote set-token ${name} --token TOKEN`);
+        return 0;
+      });
+    }
+    case 'test': {
+      const { values, positionals } = parseCommand(rest, REMOTE_TEST);
+      const name = positionals[0]!;
+      const found = withRemotes(values.data, (remotes) => {
+        const config = remotes.get(name);
+        if (!config) throw new Error(`there is no remote "${name}"`);
+        return { config, token: remotes.token(name) };
+      });
+      const result = await testRemote(found.config, found.token);
+      if (values.json) out.json(result);
+      else {
+        out.line(line`remote "${name}" (${result.url})`);
+        const width = Math.max(...Object.values(REMOTE_TEST_LABELS).map((label) => label.length));
+        for (const step of result.steps) {
+          const took = step.ms === null ? '' : line` (${step.ms} ms)`;
+          out.line(line`  ${STEP_MARKS[step.outcome]} ${REMOTE_TEST_LABELS[step.step].padEnd(width)}  ${step.message}${took}`);
+        }
+        out.line(result.ok ? line`the connection works` : line`the connection does not work: see the failed step`);
+      }
+      return result.ok ? 0 : 1;
+    }
     case 'remove': {
       const { values, positionals } = parseCommand(rest, REMOTE_REMOVE);
       return withRemotes(values.data, (remotes) => {
@@ -172,7 +239,7 @@ export async function remoteCommand(args: readonly string[], out: Output): Promi
       });
     }
     default:
-      throw new UsageError(sub === undefined ? 'remote needs a subcommand: add, list, set-token, remove' : `unknown remote subcommand "${sub}"`, 'remote');
+      throw new UsageError(sub === undefined ? 'remote needs a subcommand: add, list, set-url, set-token, test, remove' : `unknown remote subcommand "${sub}"`, 'remote');
   }
 }
 

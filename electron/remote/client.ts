@@ -5,7 +5,7 @@
  * accepted on a loopback address only.
  */
 import type { TLSSocket } from 'node:tls';
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 import type { RemoteFailure } from '../../shared/app/sync';
 import type { JsonValue } from '../../shared/resources';
 
@@ -97,6 +97,31 @@ export function checkRemoteConfig(config: RemoteConfig): { url: URL; warning?: s
   return { url };
 }
 
+/**
+ * How a remote's connections are opened: TLS verified, or not (insecure), or the pinned
+ * certificate accepted whoever signed it. The sync's pool and the connection test
+ * (remoteTest.ts) both open theirs with it, so a test passes exactly when a sync could connect.
+ */
+export async function remoteConnector(config: RemoteConfig, timeoutMs: number): Promise<buildConnector.connector> {
+  const { buildConnector } = await import('undici');
+  const host = checkRemoteConfig(config).url.host;
+  const pin = config.pin === undefined ? undefined : normalizeFingerprint(config.pin);
+  // No TLS session resumption with a pin: a resumed TLS 1.3 session shows no peer certificate, so
+  // every connection after the first would fail the pin check (it did, on a pull's parallel pages).
+  const connector = buildConnector({ rejectUnauthorized: !(config.insecure || pin), timeout: timeoutMs, ...(pin ? { maxCachedSessions: 0 } : {}) });
+  if (!pin) return connector;
+  return (opts, callback) =>
+    connector(opts, (error, socket) => {
+      if (error || !socket) return callback(error ?? new Error('no socket'), null);
+      const seen = (socket as TLSSocket).getPeerCertificate?.()?.fingerprint256;
+      if (!seen || normalizeFingerprint(seen) !== pin) {
+        socket.destroy();
+        return callback(new RemoteError('tls', `the certificate of ${host} is not the pinned one (it is ${seen ?? 'unknown'})`), null);
+      }
+      callback(null, socket);
+    });
+}
+
 export class RemoteClient {
   private pool: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
   private readonly connectTimeoutMs: number;
@@ -128,26 +153,12 @@ export class RemoteClient {
    * that opens a workspace (it is a sixth of the command line's start-up).
    */
   private dispatcher(): Promise<{ agent: Agent; request: typeof import('undici').request }> {
-    this.pool ??= import('undici').then(({ Agent, buildConnector, request }) => {
-      const pin = this.config.pin === undefined ? undefined : normalizeFingerprint(this.config.pin);
-      const tls = { rejectUnauthorized: !(this.config.insecure || pin) };
-      const connector = buildConnector({ ...tls, timeout: this.connectTimeoutMs });
+    this.pool ??= import('undici').then(async ({ Agent, request }) => {
       const agent = new Agent({
         keepAliveTimeout: 30_000,
         headersTimeout: this.headersTimeoutMs,
         bodyTimeout: this.bodyTimeoutMs,
-        connect: pin
-          ? (opts, callback) =>
-              connector(opts, (error, socket) => {
-                if (error || !socket) return callback(error ?? new Error('no socket'), null);
-                const seen = (socket as TLSSocket).getPeerCertificate?.()?.fingerprint256;
-                if (!seen || normalizeFingerprint(seen) !== pin) {
-                  socket.destroy();
-                  return callback(new RemoteError('tls', `the certificate of ${this.base.host} is not the pinned one (it is ${seen ?? 'unknown'})`), null);
-                }
-                callback(null, socket);
-              })
-          : connector,
+        connect: await remoteConnector(this.config, this.connectTimeoutMs),
       });
       return { agent, request };
     });
@@ -289,7 +300,7 @@ const NETWORK_WORDS: Readonly<Record<string, string>> = {
   EPIPE: 'the connection was cut',
 };
 
-function classify(error: unknown, host: string): RemoteError {
+export function classify(error: unknown, host: string): RemoteError {
   if (error instanceof RemoteError) return error;
   const code = (error as { code?: string } | undefined)?.code ?? '';
   const message = error instanceof Error ? error.message : String(error);

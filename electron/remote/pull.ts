@@ -64,7 +64,7 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function pageOf(body: JsonValue | null, what: string): { count: number; results: JsonObject[]; next: unknown } {
+export function pageOf(body: JsonValue | null, what: string): { count: number; results: JsonObject[]; next: unknown } {
   if (!isObject(body) || typeof body.count !== 'number' || !Array.isArray(body.results)) {
     throw new RemoteError('invalid', `the central server's answer for ${what} is not a list page (count and results expected)`);
   }

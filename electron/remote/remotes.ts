@@ -5,10 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { sameOrigin } from '../../shared/app/remoteOrigin';
 import { replaceFile } from '../server/store/storageErrors';
 import { checkRemoteConfig, normalizeFingerprint, RemoteConfigError, type RemoteConfig } from './client';
 
-export { RemoteConfigError };
+export { RemoteConfigError, sameOrigin };
 
 export interface SecretStore {
   read(name: string): string | undefined;
@@ -63,15 +64,6 @@ export function memorySecrets(initial: Readonly<Record<string, string>> = {}): S
 
 function checkToken(token: string): void {
   if (!/^[\x21-\x7e]{1,128}$/.test(token)) throw new RemoteConfigError('the token must be 1 to 128 printable characters without spaces', 'token');
-}
-
-/** Same scheme, host and port (a path change keeps the origin, and so the token). */
-export function sameOrigin(a: string, b: string): boolean {
-  try {
-    return new URL(a).origin === new URL(b).origin;
-  } catch {
-    return false;
-  }
 }
 
 interface RemotesFile {

@@ -13,6 +13,7 @@ import type { EveProgress, EveSummary } from '../eve/summary';
 import type { JsonObject } from '../resources';
 import type { EntryView, SyncStatus, SyncStatusView } from './sync';
 import type { HostJsonParts } from '../report/jsonParts';
+import type { RemoteTestResult } from './remoteTest';
 
 export type AppMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -41,6 +42,7 @@ export const APP_ROUTES = {
   addRemote: { method: 'POST', path: ['remotes'], role: 'manager' },
   changeRemote: { method: 'PATCH', path: ['remotes', ':name'], role: 'manager' },
   removeRemote: { method: 'DELETE', path: ['remotes', ':name'], role: 'manager' },
+  testRemote: { method: 'POST', path: ['remotes', ':name', 'test'], role: 'manager' },
 
   importEve: { method: 'POST', path: ['hosts', 'import-eve'], role: 'manager' },
   eveProgress: { method: 'GET', path: ['hosts', 'import-eve'], role: 'manager' },
@@ -197,6 +199,8 @@ export interface AppRouteTypes {
   addRemote: { answer: { readonly remote: RemoteInfo | null; readonly warning: string | null }; body: RemoteBody };
   changeRemote: { answer: (RemoteInfo & { readonly warning?: string }) | null; body: RemoteChangeBody };
   removeRemote: { answer: null };
+  /** The saved remote's connection tested, step by step (shared/app/remoteTest.ts); a failed test is a 200 too. */
+  testRemote: { answer: RemoteTestResult; body: NoBody };
   /** The body is the log itself, streamed (renderer/src/screens/hostsUpload.ts), not JSON. */
   importEve: { answer: EveSummary };
   eveProgress: { answer: EveProgressAnswer };

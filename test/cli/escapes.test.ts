@@ -194,6 +194,12 @@ const WALKS: Readonly<Record<string, () => readonly Walk[]>> = {
       json: (parsed) => expect(parsed).toMatchObject([{ name: H, url: `http://127.0.0.1:1/${H}` }]),
     },
   ],
+  'remote set-url': () => [{ args: ['remote', 'set-url', H, `http://127.0.0.1:2/${H}`, '--data', odd], shows: [H] }],
+  'remote test': () => [
+    { args: ['remote', 'test', H, '--data', odd], shows: [H] },
+    { args: at('remote', 'test', 'liar') },
+    { args: at('remote', 'test', 'liar', '--json'), json: (parsed) => expect(parsed).toMatchObject({ remote: 'liar', ok: false }) },
+  ],
   'remote set-token': () => [{ args: at('remote', 'set-token', 'liar', '--token', 'c'.repeat(40)) }],
   'remote remove': () => [{ args: ['remote', 'remove', H, '--data', odd], shows: [H] }],
   'workspace create': () => [{ args: at('workspace', 'create', 'third') }],

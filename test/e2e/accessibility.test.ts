@@ -226,6 +226,13 @@ describe('axe finds no serious or critical violation', () => {
     await page.getByRole('button', { name: 'Replace the token of central' }).click();
     await page.getByRole('button', { name: 'Save token' }).waitFor();
     found.push(...(await audit('replace a remote’s token')));
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Edit remote central' }).click();
+    await page.getByRole('button', { name: 'Save remote' }).waitFor();
+    found.push(...(await audit('edit a remote')));
+    await page.getByRole('button', { name: 'Test connection to central' }).click();
+    await page.getByText(/^The connection (works|does not work)/).waitFor({ timeout: 60_000 });
+    found.push(...(await audit('a remote’s connection test')));
     expect(found).toEqual([]);
   });
 

@@ -44,6 +44,7 @@ const APP_CALLS: readonly [method: string, path: string, body?: unknown][] = [
   ['POST', '/app/remotes', {}],
   ['PATCH', '/app/remotes/no-such', {}],
   ['DELETE', '/app/remotes/no-such'],
+  ['POST', '/app/remotes/no-such/test', {}],
   ['POST', '/app/hosts/import-eve', {}],
   ['GET', '/app/hosts/import-eve'],
   ['GET', '/app/hosts'],

@@ -1,7 +1,8 @@
 /**
  * Settings → Remotes (app.md §2, §4): the central servers this data folder knows (URL, how the
  * certificate is checked, whether a token is kept), added with a token that is written and never
- * read back, a token replaced, a remote removed. Refusals are shown next to the field they are about.
+ * read back, a token replaced, a remote edited or its connection tested (SettingsRemoteEdit.tsx),
+ * a remote removed. Refusals are shown next to the field they are about.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { JsonValue } from '../../../shared/resources';
@@ -10,6 +11,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { boundedText } from '../components/bounded';
 import { useStatus } from '../stores/status';
 import { useRemotes } from '../stores/sync';
+import { ConnectionTest, EditRemote, runTest, type TestState } from './SettingsRemoteEdit';
 import { sentence, tlsText, type RemoteFormField } from './syncFormat';
 
 type FieldErrors = Partial<Record<RemoteFormField | 'general', string>>;
@@ -148,6 +150,8 @@ export function Remotes() {
   const [notice, setNotice] = useState<string | undefined>();
   const [replacing, setReplacing] = useState<string | undefined>();
   const [removing, setRemoving] = useState<string | undefined>();
+  const [editing, setEditing] = useState<string | undefined>();
+  const [test, setTest] = useState<{ name: string; state: TestState } | undefined>();
   useEffect(() => {
     void load();
   }, [load]);
@@ -210,6 +214,17 @@ export function Remotes() {
                     />
                   ) : (
                     <>
+                      <button type="button" onClick={() => setEditing(remote.name)} aria-label={`Edit remote ${boundedText(remote.name)}`}>
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        disabled={test?.name === remote.name && test.state.running}
+                        onClick={() => void runTest(remote.name, (state) => setTest({ name: remote.name, state }))}
+                        aria-label={`Test connection to ${boundedText(remote.name)}`}
+                      >
+                        Test connection
+                      </button>
                       <button type="button" onClick={() => setReplacing(remote.name)} aria-label={`Replace the token of ${boundedText(remote.name)}`}>
                         Replace the token
                       </button>
@@ -224,6 +239,23 @@ export function Remotes() {
           </tbody>
         </table>
       )}
+      {test && remotes.some((r) => r.name === test.name) && <ConnectionTest name={test.name} state={test.state} />}
+      {editing !== undefined &&
+        remotes
+          .filter((r) => r.name === editing)
+          .map((remote) => (
+            <EditRemote
+              key={remote.name}
+              remote={remote}
+              onCancel={() => setEditing(undefined)}
+              onSaved={(message) => {
+                setEditing(undefined);
+                // An earlier test was of the old settings.
+                setTest(undefined);
+                changed(message);
+              }}
+            />
+          ))}
       <AddRemote onAdded={changed} />
       {removing && (
         <ConfirmDialog
