@@ -69,7 +69,9 @@ export class RemoteSession {
     this.plan(ms);
   }
 
-  private plan(ms: number): void {
+  /** Sync in `ms`; `keepSooner`: unless one is planned sooner (a write made while the last sync ran). */
+  private plan(ms: number, keepSooner = false): void {
+    if (keepSooner && this.timer && this.plannedAt !== undefined && this.plannedAt <= Date.now() + ms) return;
     if (this.timer) clearTimeout(this.timer);
     this.plannedAt = Date.now() + ms;
     this.timer = setTimeout(() => void this.syncNow({}).catch(() => undefined), ms);
@@ -97,7 +99,9 @@ export class RemoteSession {
     this.failures = outcome === 'unreachable' ? this.failures + 1 : 0;
     if (this.options.auto && !this.closed) {
       const delay = (this.options.delay ?? nextSyncDelay)(outcome, this.failures);
-      if (delay !== null) this.plan(delay);
+      // Refused token: not even a write made during the sync is sent, until the token changes.
+      if (delay === null) this.unplan();
+      else this.plan(delay, true);
     }
     return report;
   }
