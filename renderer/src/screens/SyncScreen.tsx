@@ -35,6 +35,12 @@ import {
 } from './syncFormat';
 import './sync.css';
 
+/** A countdown to `at` that ticks every second by itself (the screen around it does not re-render). */
+function Countdown({ at }: { at: string }) {
+  const now = useNow(1000);
+  return <>{countdownText(at, now)}</>;
+}
+
 /** The last sync's outcome ("Sync now" shows it once the sync ends), with what to try after an error. */
 function LastResult({ result, now }: { result: SyncResult; now: number }) {
   const { ok, text, advice } = resultText(result);
@@ -49,14 +55,16 @@ function LastResult({ result, now }: { result: SyncResult; now: number }) {
 }
 
 /** While the central server does not answer: when the next automatic attempt comes and what to try. */
-function OfflineBanner({ status, now }: { status: SyncStatusView; now: number }) {
+function OfflineBanner({ status }: { status: SyncStatusView }) {
   if (status.connection !== 'offline' || status.syncing) return null;
   const advice = syncAdvice(status.lastErrorKind) ?? syncAdvice('network');
   return (
     <div className="notice warn sync-offline-banner" data-testid="sync-offline" role="status">
       <p>
         <strong>The central server did not answer.</strong>{' '}
-        {status.nextAttemptAt !== null ? <>Next attempt {countdownText(status.nextAttemptAt, now)}.</> : 'No automatic attempt is planned: use Sync now.'}
+        {status.nextAttemptAt !== null ? <>
+            Next attempt <Countdown at={status.nextAttemptAt} />.
+          </> : 'No automatic attempt is planned: use Sync now.'}
       </p>
       {advice && <p>{advice}</p>}
     </div>
@@ -132,7 +140,7 @@ function RemoteCard({ status, now }: { status: SyncStatusView; now: number }) {
             <span className="muted">a sync is running</span>
           ) : status.nextAttemptAt !== null ? (
             <>
-              {countdownText(status.nextAttemptAt, now)} <span className="muted">(<DateTime value={status.nextAttemptAt} />)</span>
+              <Countdown at={status.nextAttemptAt} /> <span className="muted">(<DateTime value={status.nextAttemptAt} />)</span>
             </>
           ) : (
             <span className="muted">{status.connection === 'auth_failed' ? 'none until the token is replaced' : 'none planned: use Sync now'}</span>
@@ -147,7 +155,7 @@ function RemoteCard({ status, now }: { status: SyncStatusView; now: number }) {
       </dl>
       {status.syncing && <ProgressBar progress={status.progress} />}
       {!status.syncing && status.lastResult && <LastResult result={status.lastResult} now={now} />}
-      <OfflineBanner status={status} now={now} />
+      <OfflineBanner status={status} />
       {status.connection === 'auth_failed' && (
         <p className="notice error">
           The central server refused the token. Replace it in <a href={href('/settings')}>Settings → Remotes</a>, then sync again.
@@ -339,7 +347,7 @@ export function SyncScreen() {
   const unavailable = useSync((s) => s.unavailable);
   const error = useSync((s) => s.error);
   const syncNow = useSync((s) => s.syncNow);
-  const now = useNow(1000);
+  const now = useNow();
   // A standalone workspace has nothing to sync: no request is made for it.
   const mode = useStatus((s) => s.app?.mode);
   useEffect(() => (mode === 'bound' ? followSync() : undefined), [mode]);
