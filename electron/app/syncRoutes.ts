@@ -22,7 +22,7 @@ export function syncSummary(host: WorkspaceHost): SyncStatusView | null {
   const session = host.session();
   if (session === undefined) return null;
   return session instanceof RemoteSession
-      ? { ...session.engine.status(), problem: null }
+      ? { ...session.status(), problem: null }
       : {
           remote: { name: session.name, url: null },
           connection: 'unknown',
@@ -31,6 +31,9 @@ export function syncSummary(host: WorkspaceHost): SyncStatusView | null {
           lastPull: null,
           lastPush: null,
           lastSync: null,
+          lastAttempt: null,
+          nextAttemptAt: null,
+          lastResult: null,
           lastError: null,
           lastErrorKind: null,
           outbox: null,
@@ -171,13 +174,13 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
     },
     sync: () => {
       const session = sessionOf(host);
-      return ok({ status: session.engine.status(), entries: session.engine.entries() });
+      return ok({ status: session.status(), entries: session.engine.entries() });
     },
     syncNow: (call) => {
       const session = sessionOf(host);
       const body = call.body();
       void session.syncNow({ allowMassDelete: flag(body, 'allowMassDelete'), user: { pk: call.user.pk, username: call.user.username } });
-      return { status: 202, body: session.engine.status() };
+      return { status: 202, body: session.status() };
     },
     conflicts: () => ok(sessionOf(host).engine.conflicts()),
     remoteHistory: (call) => {
@@ -195,7 +198,7 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
       const session = sessionOf(host);
       session.engine.retry(seqOf(params.seq));
       session.nudge();
-      return ok(session.engine.status());
+      return ok(session.status());
     },
     resolveEntry: (call, params) => {
       const session = sessionOf(host);

@@ -4,7 +4,7 @@
  * conflicts or refused changes wait for the user, 1 on an error.
  */
 import { crashFaults } from '../remote/faults';
-import type { EntryView, SyncProgress, SyncReport } from '../../shared/app/sync';
+import { syncAdvice, type EntryView, type SyncProgress, type SyncReport } from '../../shared/app/sync';
 import { ResolveError, waitingLine } from '../remote/engine';
 import { RemoteSession } from '../remote/session';
 import { defaultDataDir } from '../workspaces/dataFolder';
@@ -159,9 +159,14 @@ export async function syncCommand(args: readonly string[], out: Output): Promise
     });
     stop();
     shown?.clear();
-    if (values.json) out.json({ workspace: host.name, remote: session.config.name, ...report });
+    // The same state as the app's /app/status and /app/sync (shared/app/sync.ts), after this sync.
+    if (values.json) out.json({ workspace: host.name, remote: session.config.name, ...report, status: session.status() });
     else {
-      if (report.outcome === 'error') out.stderr(line`outpost: sync of "${host.name}" stopped: ${report.error?.message ?? 'unknown error'}`);
+      if (report.outcome === 'error') {
+        out.stderr(line`outpost: sync of "${host.name}" stopped: ${report.error?.message ?? 'unknown error'}`);
+        const advice = syncAdvice(report.error?.kind ?? null);
+        if (advice) out.stderr(line`outpost: ${advice}`);
+      }
       for (const shownLine of summary(report)) out.line(shownLine);
     }
     return report.outcome === 'error' ? 1 : report.outcome === 'conflicts' ? 2 : 0;

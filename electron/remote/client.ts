@@ -131,6 +131,7 @@ export class RemoteClient {
   private readonly attempts: number;
   private readonly backoff: (attempt: number) => number;
   private readonly maxAnswerBytes: number;
+  private answers = 0;
   private readonly deadlineMs: number;
 
   constructor(
@@ -170,6 +171,11 @@ export class RemoteClient {
     return new URL(path.replace(/^\//, ''), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`).href;
   }
 
+  /** Requests the central server answered as a working server (below 500, token accepted): "online" means one did. */
+  get answered(): number {
+    return this.answers;
+  }
+
   /**
    * One request. Any HTTP status is an answer (the caller decides); the network, TLS, timeouts
    * and a refused token (401/403) throw RemoteError. GETs are retried on network errors and 5xx.
@@ -195,6 +201,7 @@ export class RemoteClient {
             }
             throw new RemoteError('auth', `the central server refused the token (${why})`, reply.status);
           }
+          if (reply.status < 500) this.answers++;
           return reply;
         }
       } catch (error) {

@@ -7,7 +7,7 @@
  */
 import { visible } from '../../shared/text/visible';
 import { formatDateTime } from '../../shared/api/datetime';
-import { syncErrorKindOf, type Connection, type EntryView, type SyncProgress, type SyncReport, type SyncStatus } from '../../shared/app/sync';
+import { acceptedPush, connectionAfter, syncErrorKindOf, type Connection, type EntryView, type SyncProgress, type SyncReport, type SyncResult, type SyncStatus } from '../../shared/app/sync';
 import type { Services } from '../server/store/services';
 import { RemoteError, type RemoteClient } from './client';
 import { ConflictResolver } from './conflicts';
@@ -47,6 +47,9 @@ export interface EngineOptions {
   readonly log?: (message: string) => void;
 }
 
+/** The engine's part of the status; the session adds when the next automatic sync runs. */
+export type EngineStatus = Omit<SyncStatus, 'nextAttemptAt'>;
+
 const logToStderr = (message: string) => process.stderr.write(`outpost: ${visible(message)}\n`);
 
 export class SyncEngine {
@@ -56,6 +59,9 @@ export class SyncEngine {
   private running: Promise<SyncReport> | undefined;
   private progress: SyncProgress | null = null;
   private connectionState: Connection = 'unknown';
+  /** The push of the running sync (which entry is in flight). */
+  private pusher: Pusher | undefined;
+  private lastResult: SyncResult | null = null;
   private readonly listeners = new Set<() => void>();
   private stopping = false;
   /** A problem that could not be recorded in the workspace (its database busy or closed). */
@@ -123,7 +129,7 @@ export class SyncEngine {
     this.changed();
   }
 
-  status(): SyncStatus {
+  status(): EngineStatus {
     return {
       remote: { ...this.remote },
       connection: this.connectionState,
@@ -132,6 +138,8 @@ export class SyncEngine {
       lastPull: this.meta.get('last_pull') ?? null,
       lastPush: this.meta.get('last_push') ?? null,
       lastSync: this.meta.get('last_sync') ?? null,
+      lastAttempt: this.meta.get('last_attempt') ?? null,
+      lastResult: this.lastResult,
       lastError: this.meta.get('last_error') ?? this.unrecorded,
       lastErrorKind: syncErrorKindOf(this.meta.get('last_error_kind') ?? (this.unrecorded === null ? undefined : 'internal')),
       outbox: this.services.outbox.counts(),
@@ -147,6 +155,7 @@ export class SyncEngine {
     if (!this.running) {
       this.running = this.run(options).finally(() => {
         this.running = undefined;
+        this.pusher = undefined;
         this.progress = null;
         this.changed();
       });
@@ -187,6 +196,12 @@ export class SyncEngine {
   }
 
   private async run(options: SyncOptions): Promise<SyncReport> {
+    const report = await this.attempt(options);
+    this.lastResult = { ...report, finished: this.now() };
+    return report;
+  }
+
+  private async attempt(options: SyncOptions): Promise<SyncReport> {
     try {
       const waiting = this.lease.acquire(options.waitForLease);
       if (waiting) await waiting;
@@ -199,14 +214,19 @@ export class SyncEngine {
     let pulled = 0;
     const faults = this.options.faults ?? NO_FAULTS;
     const pusher = new Pusher(this.services, this.client, () => this.stopping, faults);
+    this.pusher = pusher;
+    const answeredBefore = this.client.answered;
+    const answered = () => this.client.answered > answeredBefore;
     let pushRecorded = false;
+    this.tryTo('recording the sync attempt', () => this.services.store.write(() => this.meta.set('last_attempt', this.now())));
     try {
       this.report({ phase: 'push', done: 0, total: this.services.outbox.entries().length });
       const push = await pusher.push((p) => this.report({ phase: 'push', ...p }));
       pushed = push.pushed;
-      this.setConnection('online');
+      // An empty outbox asks nothing: the connection is known once the pull is answered.
+      this.setConnection(connectionAfter(this.connectionState, answered(), null));
       this.services.store.write(() => {
-        this.meta.set('last_push', this.now());
+        if (acceptedPush(pushed)) this.meta.set('last_push', this.now());
         this.record('sync_push', pushed, options);
       });
       pushRecorded = true;
@@ -220,6 +240,7 @@ export class SyncEngine {
         onProgress: (p: PullProgress) => this.report({ phase: 'pull', done: p.received, total: p.count, endpoint: p.endpoint }),
       });
       pulled = pull.changed;
+      this.setConnection(connectionAfter(this.connectionState, answered(), null));
       const counts = this.services.outbox.counts();
       this.services.store.write(() => {
         const now = this.now();
@@ -239,6 +260,7 @@ export class SyncEngine {
       };
     } catch (error) {
       const failure = this.failure(error);
+      this.setConnection(connectionAfter(this.connectionState, answered(), failure.kind));
       let counts = { conflicts: 0, parked: 0 };
       // The workspace may be closing under a stopped sync: its report is all that is left.
       // Entries that went through before the push stopped are pushed all the same.
@@ -247,7 +269,10 @@ export class SyncEngine {
         this.services.store.write(() => {
           this.meta.set('last_error', failure.message);
           this.meta.set('last_error_kind', failure.kind);
-          if (!pushRecorded && pushed > 0) this.record('sync_push', pushed, options);
+          if (!pushRecorded && acceptedPush(pushed)) {
+            this.meta.set('last_push', this.now());
+            this.record('sync_push', pushed, options);
+          }
         });
         counts = this.services.outbox.counts();
       });
@@ -259,7 +284,6 @@ export class SyncEngine {
 
   private failure(error: unknown): NonNullable<SyncReport['error']> {
     if (error instanceof RemoteError) {
-      this.setConnection(error.kind === 'auth' ? 'auth_failed' : 'offline');
       return { kind: error.kind, message: error.message };
     }
     if (error instanceof MassDeleteError) return { kind: 'mass_delete', message: error.message };
@@ -279,7 +303,7 @@ export class SyncEngine {
   }
 
   entries(): EntryView[] {
-    return this.outboxView.entries();
+    return this.outboxView.entries(this.pusher?.inFlight);
   }
 
   conflicts(): EntryView[] {

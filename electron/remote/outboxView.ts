@@ -4,7 +4,7 @@
  * local value and the central server's.
  */
 import { formatDateTime } from '../../shared/api/datetime';
-import type { ConflictField, EntryView } from '../../shared/app/sync';
+import { entryState, type ConflictField, type EntryView } from '../../shared/app/sync';
 import type { OutboxEntry } from '../server/store/outbox';
 import type { Services } from '../server/store/services';
 import { pushed } from './synced';
@@ -24,7 +24,8 @@ export class OutboxView {
     return `${entry.resource.replace(/_/g, ' ')} ${entry.pk}`;
   }
 
-  view(entry: OutboxEntry): EntryView {
+  /** `inFlight`: the entry a running push is sending now. */
+  view(entry: OutboxEntry, inFlight?: number): EntryView {
     const theirs = entry.theirs ?? {};
     const conflicts: ConflictField[] =
       entry.state !== 'conflict'
@@ -41,7 +42,7 @@ export class OutboxView {
       resource: entry.resource,
       pk: entry.pk,
       label: this.label(entry),
-      state: entry.state,
+      state: entryState(entry.state, entry.seq === inFlight),
       message: entry.message,
       comment: entry.comment,
       fields: entry.fields,
@@ -50,8 +51,8 @@ export class OutboxView {
     };
   }
 
-  entries(): EntryView[] {
-    return this.services.outbox.entries().map((e) => this.view(e));
+  entries(inFlight?: number): EntryView[] {
+    return this.services.outbox.entries().map((e) => this.view(e, inFlight));
   }
 
   conflicts(): EntryView[] {

@@ -14,7 +14,7 @@ import { canonical } from '../../shared/sync/merge';
 import { isMassDelete, remainingPages } from '../../shared/sync/pullPlan';
 import type { Outbox } from '../server/store/outbox';
 import type { Services } from '../server/store/services';
-import type { RemoteClient } from './client';
+import type { RemoteClient, RemoteReply } from './client';
 import { RemoteError } from './client';
 import { NO_FAULTS, type SyncFaults } from './faults';
 import { Mirror } from './mirror';
@@ -64,7 +64,10 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function pageOf(body: JsonValue | null, what: string): { count: number; results: JsonObject[]; next: unknown } {
+/** A list page of the central server's answer; a 5xx (after the client's retries) is the server failing, not a wrong answer. */
+export function pageOf(reply: RemoteReply, what: string): { count: number; results: JsonObject[]; next: unknown } {
+  if (reply.status >= 500) throw new RemoteError('network', `the central server answered ${reply.status} for ${what}`, reply.status);
+  const body = reply.body;
   if (!isObject(body) || typeof body.count !== 'number' || !Array.isArray(body.results)) {
     throw new RemoteError('invalid', `the central server's answer for ${what} is not a list page (count and results expected)`);
   }
@@ -250,7 +253,7 @@ export class Puller {
   private async scan(endpoint: PulledEndpoint, pageSize: number, concurrency: number, onProgress?: (p: PullProgress) => void): Promise<Scan> {
     const path = `/rest/${pullPath(endpoint)}/`;
     const query = { page_size: pageSize, ...pullQuery(endpoint) };
-    const first = pageOf((await this.client.send('GET', path, undefined, { ...query, page: 1 })).body, endpoint);
+    const first = pageOf(await this.client.send('GET', path, undefined, { ...query, page: 1 }), endpoint);
     const seen = new Set<string>();
     // Templates refer to each other across pages: they are written together once all are read.
     const together = endpoint === 'vendor_probe_template';
@@ -271,7 +274,7 @@ export class Puller {
       onProgress?.({ endpoint, received, count: first.count });
       for await (const reply of replies) {
         if (reply.status === 404) continue; // the list shrank while we read it: the count check tells
-        const { results } = pageOf(reply.body, endpoint);
+        const { results } = pageOf(reply, endpoint);
         await take(results);
         received += results.length;
         onProgress?.({ endpoint, received, count: first.count });
@@ -291,7 +294,7 @@ export class Puller {
     for (;;) {
       const reply = await this.client.send('GET', `/rest/${pullPath('history')}/`, undefined, { page_size: pageSize, ...pullQuery('history'), page });
       if (reply.status === 404) break;
-      const { count, results, next } = pageOf(reply.body, 'history');
+      const { count, results, next } = pageOf(reply, 'history');
       const fresh = results.filter((o) => typeof o.pk === 'number' && o.pk > known);
       if (fresh.length > 0) {
         this.services.store.write(() => fresh.forEach((o) => this.mirror.put1('history', o)));

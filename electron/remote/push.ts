@@ -84,6 +84,7 @@ export class Pusher {
   private readonly outbox: Outbox;
   private readonly mirror: Mirror;
   private done = 0;
+  private sending: number | undefined;
 
   constructor(
     private readonly services: Services,
@@ -280,7 +281,13 @@ export class Pusher {
         waiting++;
         continue;
       }
-      const outcome = entry.op === 'create' ? await this.create(entry) : entry.op === 'update' ? await this.update(entry) : await this.remove(entry);
+      this.sending = entry.seq;
+      let outcome: 'done' | 'parked' | 'conflict';
+      try {
+        outcome = entry.op === 'create' ? await this.create(entry) : entry.op === 'update' ? await this.update(entry) : await this.remove(entry);
+      } finally {
+        this.sending = undefined;
+      }
       if (outcome === 'done') this.done++;
       else {
         held.add(key);
@@ -290,6 +297,11 @@ export class Pusher {
       onProgress?.({ done, total: entries.length });
     }
     return { pushed: this.done, conflicts, parked, waiting };
+  }
+
+  /** The entry whose requests are in flight now, if any (the Sync screen's "Being sent"). */
+  get inFlight(): number | undefined {
+    return this.sending;
   }
 
   /** Entries pushed so far (what went through before a push stopped on an error too). */

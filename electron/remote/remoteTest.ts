@@ -229,7 +229,7 @@ async function apiAnswers(client: RemoteClient): Promise<Verdict> {
     try {
       const reply = await client.send('GET', listPath(endpoint), undefined, { page_size: 1, ...pullQuery(endpoint) });
       if (reply.status !== 200) return failed(`${NOT_AN_API}: GET ${listPath(endpoint)} answered ${reply.status}`);
-      counts.push(`${endpoint} ${pageOf(reply.body, endpoint).count}`);
+      counts.push(`${endpoint} ${pageOf(reply, endpoint).count}`);
     } catch (error) {
       if (error instanceof RemoteError && error.kind === 'invalid' && error.status === undefined) return failed(`${NOT_AN_API}: ${error.message}`);
       return answerFailure(error);

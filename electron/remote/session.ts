@@ -7,7 +7,8 @@
 import { nextSyncDelay, PUSH_DELAY_MS, type SyncOutcome } from '../../shared/sync/schedule';
 import type { Services } from '../server/store/services';
 import { RemoteClient, type ClientOptions, type RemoteConfig } from './client';
-import type { SyncReport } from '../../shared/app/sync';
+import { formatDateTime } from '../../shared/api/datetime';
+import type { SyncReport, SyncStatus } from '../../shared/app/sync';
 import { SyncEngine, type EngineOptions } from './engine';
 import { OutboxRecorder } from './outbox';
 
@@ -39,6 +40,8 @@ export class RemoteSession {
   readonly client: RemoteClient;
   readonly engine: SyncEngine;
   private timer: NodeJS.Timeout | undefined;
+  /** When the planned sync runs (ms since the epoch), while one is planned. */
+  private plannedAt: number | undefined;
   private failures = 0;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -63,24 +66,42 @@ export class RemoteSession {
   /** Run a sync in `ms` (sooner than one already planned); not while the token is refused, unless `anyway`. */
   private soon(ms: number, anyway = false): void {
     if (this.closed || (!anyway && this.engine.connection === 'auth_failed')) return;
+    this.plan(ms);
+  }
+
+  /** Sync in `ms`; `keepSooner`: unless one is planned sooner (a write made while the last sync ran). */
+  private plan(ms: number, keepSooner = false): void {
+    if (keepSooner && this.timer && this.plannedAt !== undefined && this.plannedAt <= Date.now() + ms) return;
     if (this.timer) clearTimeout(this.timer);
+    this.plannedAt = Date.now() + ms;
     this.timer = setTimeout(() => void this.syncNow({}).catch(() => undefined), ms);
     this.timer.unref?.();
   }
 
-  /** A sync now (the user's "Sync now", or the timer); plans the next automatic one. */
-  async syncNow(options: Parameters<SyncEngine['sync']>[0]): Promise<SyncReport> {
+  private unplan(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.plannedAt = undefined;
+  }
+
+  /** The engine's status and when the next automatic sync runs (the countdown the app shows). */
+  status(): SyncStatus {
+    const engine = this.engine.status();
+    const next = this.plannedAt === undefined || engine.syncing ? null : formatDateTime(this.plannedAt * 1000);
+    return { ...engine, nextAttemptAt: next };
+  }
+
+  /** A sync now (the user's "Sync now", or the timer); plans the next automatic one. */
+  async syncNow(options: Parameters<SyncEngine['sync']>[0]): Promise<SyncReport> {
+    this.unplan();
     const report = await this.engine.sync(options);
     const outcome = outcomeOf(report);
     this.failures = outcome === 'unreachable' ? this.failures + 1 : 0;
     if (this.options.auto && !this.closed) {
       const delay = (this.options.delay ?? nextSyncDelay)(outcome, this.failures);
-      if (delay !== null) {
-        this.timer = setTimeout(() => void this.syncNow({}).catch(() => undefined), delay);
-        this.timer.unref?.();
-      }
+      // Refused token: not even a write made during the sync is sent, until the token changes.
+      if (delay === null) this.unplan();
+      else this.plan(delay, true);
     }
     return report;
   }
@@ -103,7 +124,7 @@ export class RemoteSession {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
-      if (this.timer) clearTimeout(this.timer);
+      this.unplan();
       this.unsubscribe?.();
       await this.engine.stop();
       await this.client.close();

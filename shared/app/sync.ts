@@ -40,6 +40,11 @@ export interface SyncReport {
   readonly error?: { readonly kind: SyncErrorKind; readonly message: string };
 }
 
+/** A sync's report with the time it ended. */
+export interface SyncResult extends SyncReport {
+  readonly finished: string;
+}
+
 /** Outbox entries by what they wait for (pending counts those being sent too). */
 export interface OutboxCounts {
   readonly pending: number;
@@ -54,8 +59,16 @@ export interface SyncStatus {
   readonly syncing: boolean;
   readonly progress: SyncProgress | null;
   readonly lastPull: string | null;
+  /** When the central server last accepted a change from here (not when a push was tried). */
   readonly lastPush: string | null;
+  /** When a sync last completed (push and pull). */
   readonly lastSync: string | null;
+  /** When a sync last started, whatever came of it. */
+  readonly lastAttempt: string | null;
+  /** When the next automatic sync starts; null while one runs, when none is planned (token refused, one-shot commands). */
+  readonly nextAttemptAt: string | null;
+  /** How the last sync of this session ended (what "Sync now" reports), null before one ended. */
+  readonly lastResult: SyncResult | null;
   /** The last sync's error, worded for people; null once a sync succeeds. */
   readonly lastError: string | null;
   /** What kind of error that was (the Sync screen offers "allow mass delete" for `mass_delete`). */
@@ -75,7 +88,63 @@ export interface SyncStatusView extends Omit<SyncStatus, 'remote' | 'outbox'> {
 }
 
 export type EntryOp = 'create' | 'update' | 'delete';
-export type EntryState = 'pending' | 'sending' | 'parked' | 'conflict';
+/** An entry's state as the outbox stores it: 'sending' marks a create whose request may have reached the central server. */
+export type StoredEntryState = 'pending' | 'sending' | 'parked' | 'conflict';
+/**
+ * An entry's state as shown: 'sending' only while its request is in flight; 'unconfirmed' for a
+ * stored 'sending' no request carries now (its outcome is looked up before it is sent again).
+ */
+export type EntryState = 'pending' | 'sending' | 'unconfirmed' | 'parked' | 'conflict';
+
+/** The state shown for a stored entry, given whether this process is sending it now. */
+export function entryState(stored: StoredEntryState, inFlight: boolean): EntryState {
+  if (inFlight) return 'sending';
+  return stored === 'sending' ? 'unconfirmed' : stored;
+}
+
+/**
+ * The connection after a sync: online only when the central server answered and the sync did
+ * not stop on it; a refused token or an unreachable / failing server says so; a sync that
+ * stopped on its own (busy, stopped, mass delete guard, a bug) without an answer changes nothing.
+ */
+export function connectionAfter(previous: Connection, answered: boolean, failure: SyncErrorKind | null): Connection {
+  if (failure === 'auth') return 'auth_failed';
+  if (failure === 'network' || failure === 'tls' || failure === 'timeout' || failure === 'invalid') return 'offline';
+  return answered ? 'online' : previous;
+}
+
+/** The central server accepted something: only then is "last push" moved. */
+export function acceptedPush(pushed: number): boolean {
+  return pushed > 0;
+}
+
+/**
+ * What to try after a sync stopped with `kind`, one sentence, true whatever the cause (the
+ * same words in the app and on the command line); null when there is nothing to do.
+ */
+export function syncAdvice(kind: SyncErrorKind | null): string | null {
+  switch (kind) {
+    case 'network':
+    case 'timeout':
+      return 'Check this computer’s network and VPN, and the remote’s URL in Settings → Remotes (outpost remote list); changes are kept here and sent when it answers.';
+    case 'tls':
+      return 'The central server’s certificate was not accepted: check the remote’s URL and its certificate pin in Settings → Remotes.';
+    case 'auth':
+      return 'Replace the remote’s token in Settings → Remotes (outpost remote set-token); nothing is sent until then.';
+    case 'invalid':
+      return 'Something answered that is not the central server’s API: check the remote’s URL in Settings → Remotes (a proxy or login page may be in the way).';
+    case 'busy':
+      return 'Another Outpost process is syncing this workspace; this one tries again after it.';
+    case 'mass_delete':
+      return 'If those objects really were deleted on the central server, sync once allowing mass delete.';
+    case 'stopped':
+      return null;
+    case 'internal':
+      return 'Try again; if it happens again, report it with the message above.';
+    default:
+      return null;
+  }
+}
 
 /** One field of a conflict: the value both sides started from, the local one and the central server's. */
 export interface ConflictField {

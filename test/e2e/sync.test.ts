@@ -372,7 +372,7 @@ describe('when the central server refuses the token or seems to have lost its ob
     await page.getByLabel('New token for central').fill(remote.token);
     await page.getByRole('button', { name: 'Save token' }).click();
     await page.getByText('The token of “central” was replaced.').waitFor();
-    await indicator().getByText('Not yet contacted').waitFor();
+    await indicator().getByText('Not yet reached').waitFor();
     await open('#/sync');
     await syncNow();
     await page.getByTestId('sync-connection').getByText('Online').waitFor();
@@ -444,7 +444,7 @@ describe('Settings → Remotes', () => {
     await page.getByText('Workspace "site-paris" created, bound to the central server "hq".').waitFor();
     await page.getByRole('button', { name: 'Open workspace site-paris' }).click();
     await page.getByTestId('status-workspace').filter({ hasText: 'site-paris' }).waitFor();
-    await indicator().getByText('Not yet contacted').waitFor();
+    await indicator().getByText('Not yet reached').waitFor();
 
     await open('#/sync');
     await page.getByText('No sync has reached “hq” yet from this workspace.').waitFor();

@@ -152,7 +152,7 @@ describe('the central server unreachable', () => {
     expect((await status(site)).connection).toBe('offline');
     const after = await entries(site);
     expect(intent(after)).toEqual(intent(before));
-    expect(after.every((e) => e.state === 'pending' || e.state === 'sending')).toBe(true);
+    expect(after.every((e) => e.state === 'pending' || e.state === 'unconfirmed')).toBe(true);
     expect((await status(site)).outbox).toEqual({ pending: 2, parked: 0, conflicts: 0 });
 
     const late = await startReference({ port });
@@ -235,8 +235,8 @@ describe('the central server killed and restarted in the middle of a sync', () =
     relay.decide = () => 'forward';
     expect(report).toMatchObject({ outcome: 'error', error: { kind: 'network' } });
     expect((await status(site)).connection).toBe('offline');
-    // Nine creates done and re-keyed; the tenth's outcome unknown; the rest untouched.
-    expect((await entries(site)).map((e) => [e.op, e.state])).toEqual([['create', 'sending'], ...Array(20).fill(['create', 'pending']), ...Array(5).fill(['update', 'pending'])]);
+    // Nine creates done and re-keyed; the tenth's outcome unknown (no request carries it now); the rest untouched.
+    expect((await entries(site)).map((e) => [e.op, e.state])).toEqual([['create', 'unconfirmed'], ...Array(20).fill(['create', 'pending']), ...Array(5).fill(['update', 'pending'])]);
 
     await restart();
     const again = await site.sync();
@@ -347,7 +347,7 @@ describe('a token whose account may not make changes (403 on a write)', () => {
     expect(report).toMatchObject({ outcome: 'error', parked: 0, error: { kind: 'auth' } });
     expect(report.error?.message).toMatch(/may not make changes on the central server \(403: You do not have permission to perform this action\.\)/);
     expect((await status(site)).connection).toBe('auth_failed');
-    expect((await entries(site)).map((e) => e.state)).toEqual(['sending', 'pending']);
+    expect((await entries(site)).map((e) => e.state)).toEqual(['unconfirmed', 'pending']);
 
     site.host.remotes.setToken('central', main.token);
     site.host.remoteTokenChanged('central');

@@ -1,7 +1,7 @@
 /** The Sync screen's pure helpers (renderer/src/screens/syncFormat.ts). */
 import { describe, expect, test } from 'vitest';
 import type { EntryView } from '../../shared/app/sync';
-import { ageText, comparedLines, conflictsOf, entryRoute, fieldLabel, progressText, tlsText, valueLines } from '../../renderer/src/screens/syncFormat';
+import { ageText, comparedLines, conflictsOf, connectionText, countdownText, entryRoute, fieldLabel, progressText, resultText, STATE_TEXT, tlsText, valueLines } from '../../renderer/src/screens/syncFormat';
 
 describe('sync screen helpers', () => {
   test('interfaces and protocols read as name and flag, sorted by name; empty strings and nothing are said so', () => {
@@ -65,5 +65,41 @@ describe('an object’s conflicts', () => {
     const entries = [entry(5, 'vendor_probe', 7, 'conflict'), entry(2, 'vendor_probe', 7, 'conflict'), entry(3, 'vendor_probe', 7, 'pending'), entry(4, 'vendor_probe_template', 7, 'conflict'), entry(6, 'vendor_probe', 8, 'conflict')];
     expect(conflictsOf(entries, 'vendor_probe', 7).map((e) => e.seq)).toEqual([2, 5]);
     expect(conflictsOf(entries, 'vendor_probe', 9)).toEqual([]);
+  });
+});
+
+describe('the sync state in words', () => {
+  test('before any answer: "Connecting…" while the first sync runs, else "Not yet reached"; never "Online"', () => {
+    expect(connectionText({ connection: 'unknown', syncing: true })).toBe('Connecting…');
+    expect(connectionText({ connection: 'unknown', syncing: false })).toBe('Not yet reached');
+    expect(connectionText({ connection: 'online', syncing: true })).toBe('Online');
+    expect(connectionText({ connection: 'offline', syncing: true })).toBe('Offline');
+  });
+
+  test('the next attempt counts down in seconds, then minutes and seconds', () => {
+    const now = Date.parse('2026-01-01T10:00:00Z');
+    expect(countdownText('2026-01-01T10:00:42Z', now)).toBe('in 42 s');
+    expect(countdownText('2026-01-01T10:03:05Z', now)).toBe('in 3 min 5 s');
+    expect(countdownText('2026-01-01T10:05:00Z', now)).toBe('in 5 min');
+    // 0.4 s left rounds up: "now" only once the time has come.
+    expect(countdownText('2026-01-01T10:00:00.400Z', now)).toBe('in 1 s');
+    expect(countdownText('2026-01-01T09:59:59Z', now)).toBe('now');
+    expect(countdownText('not a time', now)).toBe('');
+  });
+
+  test('a sync’s outcome: what moved, what waits, or the error with what to try', () => {
+    const base = { pushed: 2, pulled: 1, conflicts: 0, parked: 0, waiting: 0, finished: '2026-01-01T10:00:00Z' };
+    expect(resultText({ ...base, outcome: 'done' })).toEqual({ ok: true, text: 'Pushed 2 changes, pulled 1 change.', advice: null });
+    expect(resultText({ ...base, outcome: 'conflicts', conflicts: 1, parked: 1 }).text).toBe('Pushed 2 changes, pulled 1 change. 2 changes wait for you (conflicts or refused).');
+    const failed = resultText({ ...base, pushed: 0, pulled: 0, outcome: 'error', error: { kind: 'network', message: 'the central server 127.0.0.1:9 cannot be reached' } });
+    expect(failed.ok).toBe(false);
+    expect(failed.text).toBe('Stopped: The central server 127.0.0.1:9 cannot be reached.');
+    expect(failed.advice).toMatch(/network and VPN/);
+    expect(resultText({ ...base, pushed: 1, outcome: 'error', error: { kind: 'network', message: 'lost' } }).text).toBe('Stopped: Lost. (pushed 1 change, pulled 1 change before it stopped)');
+  });
+
+  test('an entry is "Being sent" only in flight; one whose send got no answer says so', () => {
+    expect(STATE_TEXT.sending).toBe('Being sent');
+    expect(STATE_TEXT.unconfirmed).not.toMatch(/sent$/);
   });
 });

@@ -2,15 +2,18 @@
  * The status bar's sync indicator (app.md §4: "The UI shows at all times whether it is offline,
  * how many changes wait, and whether conflicts wait"): the connection to the central server,
  * "Syncing…" while a sync runs, the changes waiting, refused and in conflict, each a link to
- * where it is dealt with.
+ * where it is dealt with. "Online" only once the central server answered; while it does not,
+ * when the next automatic attempt comes.
  */
 import type { SyncStatusView } from '../../../shared/app/sync';
 import { href } from '../router';
-import { CONNECTION_TEXT, plural } from '../screens/syncFormat';
+import { connectionText, countdownText, plural } from '../screens/syncFormat';
 import { boundedText } from './bounded';
+import { useNow } from './useNow';
 import './SyncIndicator.css';
 
 export function SyncIndicator({ sync }: { sync: SyncStatusView }) {
+  const now = useNow(1000);
   if (sync.problem || !sync.outbox) {
     return (
       <span className="sync-indicator" data-testid="sync-indicator">
@@ -26,9 +29,14 @@ export function SyncIndicator({ sync }: { sync: SyncStatusView }) {
     <span className="sync-indicator" data-testid="sync-indicator" aria-live="polite">
       <a href={href('/sync')} className={`sync-connection sync-${sync.connection}`} title={`Central server ${boundedText(sync.remote.name)}: open the Sync screen`}>
         <span className="sync-dot" aria-hidden="true" />
-        {CONNECTION_TEXT[sync.connection]}
+        {connectionText(sync)}
       </a>
-      {sync.syncing && <strong className="sync-running">Syncing…</strong>}
+      {sync.syncing && sync.connection !== 'unknown' && <strong className="sync-running">Syncing…</strong>}
+      {!sync.syncing && sync.connection !== 'online' && sync.nextAttemptAt !== null && (
+        <span className="sync-next" data-testid="sync-next">
+          next attempt {countdownText(sync.nextAttemptAt, now)}
+        </span>
+      )}
       <a href={href('/sync')} className={pending > 0 ? 'sync-waiting' : 'sync-clear'}>
         {pending > 0 ? plural(pending, 'change waiting', 'changes waiting') : 'No changes waiting'}
       </a>

@@ -1,26 +1,28 @@
 /**
  * Sync (app.md §3, §4 "Sync"): the central server this workspace is bound to and whether it is
- * reachable, the last push and pull, "Sync now" with a progress bar while it runs, the changes
+ * reachable (only an answer makes it "Online"), the last accepted push, the last attempt and
+ * the next one's countdown, the last pull, the last sync's outcome with what to try, "Sync now" with a progress bar while it runs, the changes
  * waiting in the outbox, the changes the central server refused with its message (retry or
  * discard), and the conflicts to resolve (`#/sync/conflicts`, `#/sync/conflicts/<seq>`).
  * A standalone workspace has none of this: the screen says how to get a bound one. Names,
  * comments and the central server's messages are shown bounded (components/BoundedText.tsx).
  */
 import { useEffect, useState } from 'react';
-import type { EntryView, SyncProgress, SyncStatusView } from '../../../shared/app/sync';
+import { syncAdvice, type EntryView, type SyncProgress, type SyncResult, type SyncStatusView } from '../../../shared/app/sync';
+import { useNow } from '../components/useNow';
 import { boundedText } from '../components/bounded';
 import { BoundedText } from '../components/BoundedText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { href, useRoute } from '../router';
-import { startPolling } from '../stores/poll';
 import { useStatus } from '../stores/status';
 import { followSync, useSync } from '../stores/sync';
 import { ConflictView } from './ConflictView';
 import { DateTime, dateTitle } from '../components/DateTime';
 import {
   ageText,
-  CONNECTION_TEXT,
   connectionExplained,
+  connectionText,
+  countdownText,
   entryRoute,
   fieldLabel,
   OP_TEXT,
@@ -28,22 +30,45 @@ import {
   progressCount,
   progressText,
   resourceText,
+  resultText,
   STATE_TEXT,
 } from './syncFormat';
 import './sync.css';
 
-/** The current time, again every `ms`: ages ("3 min ago") move on by themselves. */
-function useNow(ms = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const clock = startPolling(
-      async () => setNow(Date.now()),
-      () => ms,
-      ms,
-    );
-    return () => clock.stop();
-  }, [ms]);
-  return now;
+/** A countdown to `at` that ticks every second by itself (the screen around it does not re-render). */
+function Countdown({ at }: { at: string }) {
+  const now = useNow(1000);
+  return <>{countdownText(at, now)}</>;
+}
+
+/** The last sync's outcome ("Sync now" shows it once the sync ends), with what to try after an error. */
+function LastResult({ result, now }: { result: SyncResult; now: number }) {
+  const { ok, text, advice } = resultText(result);
+  return (
+    <div className={`notice ${ok ? 'ok' : 'error'} sync-result`} data-testid="sync-result" role="status">
+      <p>
+        <span className="muted">Last sync, {ageText(result.finished, now)}:</span> <BoundedText value={text} label="Last sync" />
+      </p>
+      {advice && <p className="sync-advice">{advice}</p>}
+    </div>
+  );
+}
+
+/** While the central server does not answer: when the next automatic attempt comes and what to try. */
+function OfflineBanner({ status }: { status: SyncStatusView }) {
+  if (status.connection !== 'offline' || status.syncing) return null;
+  const advice = syncAdvice(status.lastErrorKind) ?? syncAdvice('network');
+  return (
+    <div className="notice warn sync-offline-banner" data-testid="sync-offline" role="status">
+      <p>
+        <strong>The central server did not answer.</strong>{' '}
+        {status.nextAttemptAt !== null ? <>
+            Next attempt <Countdown at={status.nextAttemptAt} />.
+          </> : 'No automatic attempt is planned: use Sync now.'}
+      </p>
+      {advice && <p>{advice}</p>}
+    </div>
+  );
 }
 
 function When({ value, now }: { value: string | null; now: number }) {
@@ -90,7 +115,7 @@ function RemoteCard({ status, now }: { status: SyncStatusView; now: number }) {
       <div className={`sync-state sync-state-${status.connection}`} data-testid="sync-connection">
         <span className="sync-state-dot" aria-hidden="true" />
         <div>
-          <strong>{CONNECTION_TEXT[status.connection]}</strong>
+          <strong>{connectionText(status)}</strong>
           <p>{connectionExplained(status)}</p>
         </div>
       </div>
@@ -102,8 +127,24 @@ function RemoteCard({ status, now }: { status: SyncStatusView; now: number }) {
           <code>{status.remote.url === null ? '—' : boundedText(status.remote.url)}</code>
         </dd>
         <dt>Last push</dt>
-        <dd>
+        <dd title="When the central server last accepted a change from here">
           <When value={status.lastPush} now={now} />
+        </dd>
+        <dt>Last attempt</dt>
+        <dd>
+          <When value={status.lastAttempt} now={now} />
+        </dd>
+        <dt>Next attempt</dt>
+        <dd data-testid="sync-next-attempt">
+          {status.syncing ? (
+            <span className="muted">a sync is running</span>
+          ) : status.nextAttemptAt !== null ? (
+            <>
+              <Countdown at={status.nextAttemptAt} /> <span className="muted">(<DateTime value={status.nextAttemptAt} />)</span>
+            </>
+          ) : (
+            <span className="muted">{status.connection === 'auth_failed' ? 'none until the token is replaced' : 'none planned: use Sync now'}</span>
+          )}
         </dd>
         <dt>Last pull</dt>
         <dd>
@@ -113,6 +154,8 @@ function RemoteCard({ status, now }: { status: SyncStatusView; now: number }) {
         <dd className={status.lastError ? 'sync-last-error' : undefined}>{status.lastError !== null ? <BoundedText value={status.lastError} label="Last error" /> : <span className="muted">none</span>}</dd>
       </dl>
       {status.syncing && <ProgressBar progress={status.progress} />}
+      {!status.syncing && status.lastResult && <LastResult result={status.lastResult} now={now} />}
+      <OfflineBanner status={status} />
       {status.connection === 'auth_failed' && (
         <p className="notice error">
           The central server refused the token. Replace it in <a href={href('/settings')}>Settings → Remotes</a>, then sync again.

@@ -3,7 +3,7 @@
  * connection and progress in words, outbox entries in words, conflicting values made readable,
  * and how long a change has waited.
  */
-import type { Connection, EntryOp, EntryState, EntryView, SyncProgress, SyncStatusView } from '../../../shared/app/sync';
+import { syncAdvice, type Connection, type EntryOp, type EntryState, type EntryView, type SyncProgress, type SyncResult, type SyncStatusView } from '../../../shared/app/sync';
 import { RESOURCES, type JsonValue } from '../../../shared/resources';
 import { objectRoute, typeLabel } from './historyFormat';
 import { PARAMETER_LABELS } from './templatesFields';
@@ -12,15 +12,45 @@ export const CONNECTION_TEXT: Readonly<Record<Connection, string>> = {
   online: 'Online',
   offline: 'Offline',
   auth_failed: 'Token refused',
-  unknown: 'Not yet contacted',
+  unknown: 'Not yet reached',
 };
+
+/** The connection as the status bar and the Sync screen name it: before any answer, "Connecting…" while the first sync runs. */
+export function connectionText(status: Pick<SyncStatusView, 'connection' | 'syncing'>): string {
+  return status.connection === 'unknown' && status.syncing ? 'Connecting…' : CONNECTION_TEXT[status.connection];
+}
+
+/** "in 42 s", "in 3 min 5 s"; "now" once the time has come (the attempt is starting). */
+export function countdownText(at: string, nowMs: number): string {
+  const when = Date.parse(at);
+  if (Number.isNaN(when)) return '';
+  const seconds = Math.ceil((when - nowMs) / 1000);
+  if (seconds <= 0) return 'now';
+  if (seconds < 60) return `in ${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest === 0 ? `in ${minutes} min` : `in ${minutes} min ${rest} s`;
+}
+
+/** How a sync ended, one line: "Pushed 2 changes, pulled 5." or the error with what to try. */
+export function resultText(result: SyncResult): { readonly ok: boolean; readonly text: string; readonly advice: string | null } {
+  const moved = `pushed ${plural(result.pushed, 'change', 'changes')}, pulled ${plural(result.pulled, 'change', 'changes')}`;
+  if (result.outcome === 'error') {
+    const kind = result.error?.kind ?? 'internal';
+    const what = result.pushed > 0 ? ` (${moved} before it stopped)` : '';
+    return { ok: false, text: `Stopped: ${sentence(result.error?.message ?? 'unknown error')}${what}`, advice: syncAdvice(kind) };
+  }
+  const waiting = result.conflicts + result.parked;
+  const tail = waiting > 0 ? ` ${plural(waiting, 'change waits', 'changes wait')} for you (conflicts or refused).` : '';
+  return { ok: true, text: `${moved.charAt(0).toUpperCase()}${moved.slice(1)}.${tail}`, advice: null };
+}
 
 /** What the connection means for the user, one sentence. */
 export function connectionExplained(status: Pick<SyncStatusView, 'connection' | 'remote'>): string {
   const name = status.remote.name ? `“${status.remote.name}”` : 'The central server';
   switch (status.connection) {
     case 'online':
-      return `The last sync reached ${name}.`;
+      return `${name} answered at the last attempt.`;
     case 'offline':
       return `${name} could not be reached at the last attempt. Changes are kept here and sent when it answers again.`;
     case 'auth_failed':
@@ -61,6 +91,7 @@ export const OP_TEXT: Readonly<Record<EntryOp, string>> = { create: 'Create', up
 export const STATE_TEXT: Readonly<Record<EntryState, string>> = {
   pending: 'Waiting',
   sending: 'Being sent',
+  unconfirmed: 'Waiting (last send unanswered)',
   parked: 'Refused',
   conflict: 'Conflict',
 };
