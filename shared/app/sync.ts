@@ -126,9 +126,9 @@ export function syncAdvice(kind: SyncErrorKind | null): string | null {
   switch (kind) {
     case 'network':
     case 'timeout':
-      return 'Check this computer’s network and VPN, and the remote’s URL in Settings → Remotes (outpost remote list); changes are kept here and sent when it answers.';
+      return 'Check this computer’s network and VPN, and the remote’s URL in Settings → Remotes (Test connection there, or outpost remote test NAME); changes are kept here and sent when it answers.';
     case 'tls':
-      return 'The central server’s certificate was not accepted: check the remote’s URL and its certificate pin in Settings → Remotes.';
+      return 'The central server’s certificate was not accepted: check the remote’s URL and its certificate pin in Settings → Remotes (Test connection there, or outpost remote test NAME, shows the certificate’s SHA-256).';
     case 'auth':
       return 'Replace the remote’s token in Settings → Remotes (outpost remote set-token); nothing is sent until then.';
     case 'invalid':

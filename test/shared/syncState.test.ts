@@ -69,6 +69,7 @@ describe('what to try', () => {
       const advice = syncAdvice(kind)!;
       expect(advice).toMatch(/network and VPN/);
       expect(advice).toMatch(/URL in Settings → Remotes/);
+      expect(advice).toMatch(/outpost remote test NAME/);
     }
   });
 
