@@ -16,6 +16,7 @@ import { SyncBusyError, SyncLease, type LeaseWait } from './lease';
 import { OutboxView } from './outboxView';
 import { MassDeleteError, Puller, type PullProgress } from './pull';
 import { Pusher, SyncStopped } from './push';
+import { wellFormed } from '../../shared/text/visible';
 
 export { ResolveError } from './conflicts';
 export { LEASE_WAIT_MS, SyncBusyError, waitingLine, type LeaseHolder, type LeaseWait } from './lease';
@@ -267,7 +268,8 @@ export class SyncEngine {
       if (!pushRecorded) pushed = pusher.pushed;
       this.tryTo('recording the sync error', () => {
         this.services.store.write(() => {
-          this.meta.set('last_error', failure.message);
+          // Stored well-formed: SQLite would write a lone surrogate of a hostile answer as U+FFFD.
+          this.meta.set('last_error', wellFormed(failure.message));
           this.meta.set('last_error_kind', failure.kind);
           if (!pushRecorded && acceptedPush(pushed)) {
             this.meta.set('last_push', this.now());

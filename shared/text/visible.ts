@@ -55,3 +55,14 @@ export function visibleJson(value: unknown, indent?: number): string {
   const text: string | undefined = JSON.stringify(value, null, indent);
   return text === undefined ? 'null' : text.replace(CONTROL, (char) => (char < ' ' ? char : jsonEscaped(char)));
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` with each lone surrogate written `\u{HHHH}`, the rest as it is: what can be stored in
+ * SQLite (which would write a lone surrogate as U+FFFD, losing it) and shown later, e.g. a
+ * central server's error message kept as the last sync error.
+ */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, (char) => `\\u{${hex(char.charCodeAt(0), 4)}}`);
+}

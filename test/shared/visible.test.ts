@@ -4,7 +4,7 @@
  * `\xHH` below U+0100, `\u{HHHH}` above, a backslash doubled, everything else as it is.
  */
 import { describe, expect, test } from 'vitest';
-import { visible, visibleJson } from '../../shared/text/visible';
+import { visible, visibleJson, wellFormed } from '../../shared/text/visible';
 import { prng } from '../helpers/prng';
 
 describe('visible: text from data for a terminal line', () => {
@@ -132,5 +132,14 @@ describe('visibleJson: --json output', () => {
     const text = visibleJson(value, 2);
     expect(text).not.toMatch(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('wellFormed: text to store', () => {
+  test('a lone surrogate, high or low, is written \\u{HHHH}; a pair, control characters and the rest stay as they are', () => {
+    expect(wellFormed('a\ud83db')).toBe('a\\u{d83d}b');
+    expect(wellFormed('a\ude00')).toBe('a\\u{de00}');
+    expect(wellFormed('\ud83d\ude00 \x1b[2J é')).toBe('\ud83d\ude00 \x1b[2J é');
+    expect(wellFormed('\ude00\ud83d')).toBe('\\u{de00}\\u{d83d}');
   });
 });
