@@ -238,7 +238,11 @@ export class SyncEngine {
         allowMassDelete: options.allowMassDelete ?? false,
         ...(options.user ? { user: options.user.username } : {}),
         stopped: () => this.stopping,
-        onProgress: (p: PullProgress) => this.report({ phase: 'pull', done: p.received, total: p.count, endpoint: p.endpoint }),
+        onProgress: (p: PullProgress) => {
+          // Its pages are answers: online from the first one, not only once the whole pull is over.
+          this.setConnection(connectionAfter(this.connectionState, answered(), null));
+          this.report({ phase: 'pull', done: p.received, total: p.count, endpoint: p.endpoint });
+        },
       });
       pulled = pull.changed;
       this.setConnection(connectionAfter(this.connectionState, answered(), null));
