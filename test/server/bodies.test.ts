@@ -351,8 +351,12 @@ describe('large imports are parsed and checked without holding the event loop', 
     expect(run.result.status).toBe(201);
     expect(run.result.json()).toEqual({ imported: hosts });
     // Parsing and checking (seconds) left the loop free; the one pause is the final write, one
-    // transaction on the main thread (a write is applied whole or not at all), ~10 ms per MB.
-    expect(heldBy(run.loop.latenesses)).toBeUndefined();
+    // transaction on the main thread (a write is applied whole or not at all), ~20 ms per MB with
+    // the import's record of what it changed (0.55-0.65 s here alone, twice that beside other work):
+    // that one pause is bounded apart, and the loop is free the rest of the time.
+    const [write, ...rest] = [...run.loop.latenesses].sort((a, b) => b - a);
+    expect(write).toBeLessThan(3000);
+    expect(heldBy(rest)).toBeUndefined();
     expect(run.latencies.length).toBeGreaterThan(10);
     expect(heldBy(run.latencies, 200)).toBeUndefined();
     expect(took).toBeLessThan(30_000);
