@@ -157,6 +157,8 @@ export class Hosts {
   private readonly sets: QuerySets;
   /** Each address's entry as the API renders it, kept until the next change (filled by the handler). */
   readonly rendered: ReadCache<string, object>;
+  /** The write in which the count of host writes last moved (it moves once per transaction). */
+  private countedWrite: number | undefined;
 
   /** What identities are made from (the one reader of it). */
   readonly sources: IdentitySources;
@@ -367,8 +369,14 @@ export class Hosts {
     this.written();
   }
 
-  /** A host identity was written: the count of writes moves (one row, in the same transaction). */
+  /**
+   * A host identity was written: the count of writes moves, once per transaction (a host file of a
+   * million hosts moves it once, not a million times), in that transaction.
+   */
   private written(): void {
+    const write = this.store.currentWrite();
+    if (write !== undefined && write === this.countedWrite) return;
+    this.countedWrite = write;
     this.store.command(COUNT_WRITE).run();
   }
 

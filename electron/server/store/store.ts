@@ -142,6 +142,8 @@ export class Store {
   private readonly totalChanges: Statement;
   private seen = { dataVersion: -1, totalChanges: -1 };
   private depth = 0;
+  /** Counts the outermost writes begun: which transaction a statement runs in. */
+  private writesBegun = 0;
   private readonly committed: (() => void)[] = [];
   private readonly commitListeners: (() => void)[] = [];
   /** In a bound workspace, the pk of each object created here (negative); else undefined. */
@@ -273,6 +275,7 @@ export class Store {
   write<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     this.depth++;
+    this.writesBegun++;
     let result: T;
     try {
       result = this.db.transaction(fn).immediate();
@@ -285,6 +288,11 @@ export class Store {
     }
     this.tellCommitted();
     return result;
+  }
+
+  /** The write under way (a number of its own), or undefined outside a write: something done once per transaction is keyed by it. */
+  currentWrite(): number | undefined {
+    return this.depth > 0 ? this.writesBegun : undefined;
   }
 
   /** A write has ended, committed or not: the caches go, and what the database holds now is noted. */
@@ -314,6 +322,7 @@ export class Store {
   async writeAsync<T>(fn: () => Promise<T>): Promise<T> {
     if (this.depth > 0) throw new Error('writeAsync() cannot join another write');
     this.depth++;
+    this.writesBegun++;
     let result: T;
     try {
       this.db.exec('BEGIN IMMEDIATE');
