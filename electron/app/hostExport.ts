@@ -4,18 +4,18 @@
  * into CSV, JSON parts or the report by the pure code of shared/report/. Used by the `/app/`
  * routes (exportRoutes.ts) and the CLI (cli/hostExport.ts, cli/report.ts).
  */
-import { formatDateTime } from '../../shared/api/datetime';
 import { ApiError } from '../../shared/api/errors';
-import { HOST_COLUMN_IDS, hostColumn, type HostColumnId, type HostFilter, type HostRow } from '../../shared/app/hostSurvey';
+import { HOST_COLUMN_IDS, hostColumn, type HostColumnId, type HostFilter } from '../../shared/app/hostSurvey';
 import { CSV_BOM, hostCsvHeader, hostCsvLine, type CsvDelimiter } from '../../shared/report/csv';
 import { PART_CLOSE, PART_OPEN, PART_SEPARATOR, PartPlanner, type HostJsonPart, type HostJsonParts } from '../../shared/report/jsonParts';
 import { renderSiteReport } from '../../shared/report/siteHtml';
 import { REPORT_LIMITS, SiteReportBuilder, type ReportInputs, type ReportLimits } from '../../shared/report/siteModel';
 import { renderedHost } from '../server/handlers/hosts';
-import { hostsByPks, orderedHostPks, type BatchOrderKey, type StoredHost } from '../server/store/hostBatches';
+import { orderedHostPks, type BatchOrderKey } from '../server/store/hostBatches';
+import type { SurveyRow } from '../server/store/hostSurvey';
 import type { Services } from '../server/store/services';
 import { CompareError } from '../server/store/visits';
-import { surveyFilter } from './surveyRoutes';
+import { hostRow, surveyFilter } from './surveyRoutes';
 
 export interface ListOrdering {
   readonly key: BatchOrderKey;
@@ -32,21 +32,18 @@ const BATCH = 1000;
  * The hosts of the list under `filter` (the survey list's own set: its query, its search, its
  * import), in `ordering`, a batch at a time: the pks once, then a batch of rows at a time.
  */
-export function hostRowsFor(services: Services, filter: HostFilter, ordering: ListOrdering, range?: { readonly from: number; readonly to: number }): Iterable<readonly StoredHost[]> {
+export function hostRowsFor(services: Services, filter: HostFilter, ordering: ListOrdering, range?: { readonly from: number; readonly to: number }): Iterable<readonly SurveyRow[]> {
   // Checked and listed now, not at the first batch: a refusal must come before a streamed answer's 200.
   const among = services.hostSurvey.hostSet(surveyFilter(filter, services.hostSurvey))?.pks;
   let pks = orderedHostPks(services.store, ordering, among);
   if (range) pks = pks.filter((pk) => pk >= range.from && pk <= range.to);
   return (function* batches() {
-    for (let i = 0; i < pks.length; i += BATCH) yield hostsByPks(services.store, pks.slice(i, i + BATCH));
+    for (let i = 0; i < pks.length; i += BATCH) yield services.hostSurvey.rows(pks.slice(i, i + BATCH));
   })();
 }
 
-/** A stored host as a row of the survey's list. */
-export function surveyRow(host: StoredHost): HostRow {
-  const learned = { visit: host.learned, at: host.learned_at === null ? null : formatDateTime(host.learned_at) };
-  return { ip: host.ip, hits: host.hits, host_id: JSON.parse(host.data) as HostRow['host_id'], source: host.source, learned };
-}
+/** A stored host as a row of the survey's list (the list's own conversion). */
+export const surveyRow = hostRow;
 
 /** Column ids from a comma list, refused whole when one is unknown (an engineer's typo is not silently dropped); `ip` first. */
 export function parseExportColumns(text: string | undefined): HostColumnId[] | { readonly error: string } {

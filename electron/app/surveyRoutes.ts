@@ -60,7 +60,7 @@ function sourceOf(row: SurveyRow): HostSource {
   return 'central';
 }
 
-function hostRow(row: SurveyRow): HostRow {
+export function hostRow(row: SurveyRow): HostRow {
   return {
     ip: row.ip,
     hits: row.hits,

@@ -51,6 +51,7 @@ export interface SurveyFilter {
 
 /** A row of the list as stored: the identity as JSON text, where its evidence came from, and when Outpost learned of it. */
 export interface SurveyRow {
+  readonly pk: number;
   readonly ip: string;
   readonly hits: number;
   readonly data: string;
@@ -112,7 +113,7 @@ function visitExistsSql(): string {
 
 // ---------------------------------------------------------------------------------------------
 
-const ORDER_SQL: Readonly<Record<HostOrderKey, string>> = {
+export const ORDER_SQL: Readonly<Record<HostOrderKey, string>> = {
   ip: 'ip',
   hits: 'hits',
   first_seen: 'first_seen',
@@ -348,6 +349,12 @@ export class HostSurvey {
         }
       } else pks = ordered(inSet('+pk'), [set.pks]);
     }
+    const rows = this.rows(pks);
+    return { count, page: n, rows };
+  }
+
+  /** The rows of these hosts, in the order given (those removed meanwhile left out): the list's page, and an export's batch. */
+  rows(pks: readonly number[]): SurveyRow[] {
     const learned = learnedColumnsSql();
     const raw = this.store
       .query(
@@ -366,11 +373,10 @@ export class HostSurvey {
       learned_at: number | null;
     }[];
     const byPk = new Map(raw.map((r) => [r.pk, r]));
-    const rows = pks.flatMap((pk) => {
+    return pks.flatMap((pk) => {
       const r = byPk.get(pk);
-      return r ? [{ ip: r.ip, hits: r.hits, data: r.data, local: r.local === 1, central: r.central === 1, learnedVisit: r.learned_visit, learnedAt: r.learned_at }] : [];
+      return r ? [{ pk, ip: r.ip, hits: r.hits, data: r.data, local: r.local === 1, central: r.central === 1, learnedVisit: r.learned_visit, learnedAt: r.learned_at }] : [];
     });
-    return { count, page: n, rows };
   }
 
   // -------------------------------------------------------------------------------------------
