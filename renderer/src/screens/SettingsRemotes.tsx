@@ -156,8 +156,8 @@ export function Remotes() {
     void load();
   }, [load]);
   const changed = (message: string) => {
-    setNotice(message);
-    void load();
+    // The notice follows the reloaded list, so it never sits beside a row it says is gone.
+    void load().finally(() => setNotice(message));
     // The indicator: a replaced token may end a "Token refused".
     void useStatus.getState().refresh();
   };
