@@ -25,6 +25,9 @@ import { historyHandlers } from './historyRoutes';
 import { hostHandlers } from './hostRoutes';
 import { surveyHandlers } from './surveyRoutes';
 import { visitHandlers } from './visitRoutes';
+import { reviewHandlers } from './reviewRoutes';
+import { connectHandlers } from './connectRoutes';
+import { templatePreviewHandlers } from './templatePreviewRoute';
 import { centralLink, syncHandlers, syncSummary } from './syncRoutes';
 
 export interface AppInfo {
@@ -142,6 +145,9 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
     ...surveyHandlers(host),
     ...visitHandlers(host),
     ...exportHandlers(host, info.version),
+    ...reviewHandlers(host),
+    ...connectHandlers(host),
+    ...templatePreviewHandlers(host),
   };
 
   return (req) => {

@@ -37,6 +37,8 @@ export function syncSummary(host: WorkspaceHost): SyncStatusView | null {
           lastError: null,
           lastErrorKind: null,
           outbox: null,
+          pushMode: host.current().services.syncMeta.pushMode(),
+          awaitingReview: 0,
           problem: session.problem,
         };
 }

@@ -131,6 +131,8 @@ export class SyncEngine {
   }
 
   status(): EngineStatus {
+    const outbox = this.services.outbox.counts();
+    const pushMode = this.meta.pushMode();
     return {
       remote: { ...this.remote },
       connection: this.connectionState,
@@ -143,7 +145,9 @@ export class SyncEngine {
       lastResult: this.lastResult,
       lastError: this.meta.get('last_error') ?? this.unrecorded,
       lastErrorKind: syncErrorKindOf(this.meta.get('last_error_kind') ?? (this.unrecorded === null ? undefined : 'internal')),
-      outbox: this.services.outbox.counts(),
+      outbox,
+      pushMode,
+      awaitingReview: pushMode === 'review' ? outbox.pending : 0,
     };
   }
 

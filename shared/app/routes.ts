@@ -14,6 +14,9 @@ import type { JsonObject } from '../resources';
 import type { EntryView, SyncStatus, SyncStatusView } from './sync';
 import type { HostJsonParts } from '../report/jsonParts';
 import type { RemoteTestResult } from './remoteTest';
+import type { ApplyRequest, ApplyResult, PushMode, ReviewPlan } from '../sync/review';
+import type { ConnectPlan, ConnectRequest, ConnectResult } from '../sync/connect';
+import type { TemplatePreview } from './templatePreview';
 
 export type AppMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -37,6 +40,9 @@ export const APP_ROUTES = {
   deleteWorkspace: { method: 'DELETE', path: ['workspaces', ':name'], role: 'manager' },
   openWorkspace: { method: 'POST', path: ['workspaces', ':name', 'open'], role: 'manager' },
   exportWorkspace: { method: 'GET', path: ['workspaces', ':name', 'export'], role: 'manager' },
+  // Connecting a standalone workspace to a central server (shared/sync/connect.ts): the plan, then the connect.
+  connectPlan: { method: 'POST', path: ['workspaces', ':name', 'connect', 'plan'], role: 'manager' },
+  connectWorkspace: { method: 'POST', path: ['workspaces', ':name', 'connect'], role: 'manager' },
 
   remotes: { method: 'GET', path: ['remotes'], role: 'manager' },
   addRemote: { method: 'POST', path: ['remotes'], role: 'manager' },
@@ -76,6 +82,13 @@ export const APP_ROUTES = {
   discardEntry: { method: 'DELETE', path: ['sync', 'entries', ':seq'], role: 'manager' },
   retryEntry: { method: 'POST', path: ['sync', 'entries', ':seq', 'retry'], role: 'manager' },
   resolveEntry: { method: 'POST', path: ['sync', 'entries', ':seq', 'resolve'], role: 'manager' },
+  // Review before push (shared/sync/review.ts): the plan (GETs of the central server only), applying reviewed entries, the mode.
+  syncPlan: { method: 'GET', path: ['sync', 'plan'], role: 'manager' },
+  syncApply: { method: 'POST', path: ['sync', 'apply'], role: 'manager' },
+  setPushMode: { method: 'PUT', path: ['sync', 'push-mode'], role: 'manager' },
+
+  // What saving a template would change for the local probes and templates that inherit from it (shared/app/templatePreview.ts).
+  templatePreview: { method: 'POST', path: ['templates', ':pk', 'preview'], role: 'manager' },
 } as const satisfies Readonly<Record<string, AppRouteSpec>>;
 
 export type AppRouteName = keyof typeof APP_ROUTES;
@@ -146,6 +159,8 @@ export interface AppPage<T> {
 export interface WorkspaceBody {
   readonly name: string;
   readonly remote?: string;
+  /** A bound workspace's push mode (shared/sync/review.ts); new ones default to after review. */
+  readonly pushMode?: PushMode;
 }
 
 export interface RemoteBody {
@@ -195,6 +210,10 @@ export interface AppRouteTypes {
   openWorkspace: { answer: AppStatus; body: NoBody };
   /** The bundle (docs/workspaces: its tables and rows). */
   exportWorkspace: { answer: JsonObject };
+  /** The plan of connecting the standalone workspace to the remote; nothing is sent or changed. */
+  connectPlan: { answer: ConnectPlan; body: { readonly remote: string } };
+  /** Connect it as planned (refused with 409 if the central server changed since the plan). */
+  connectWorkspace: { answer: ConnectResult; body: ConnectRequest };
   remotes: { answer: readonly RemoteInfo[] };
   addRemote: { answer: { readonly remote: RemoteInfo | null; readonly warning: string | null }; body: RemoteBody };
   changeRemote: { answer: (RemoteInfo & { readonly warning?: string }) | null; body: RemoteChangeBody };
@@ -232,6 +251,12 @@ export interface AppRouteTypes {
   discardEntry: { answer: null };
   retryEntry: { answer: SyncStatus; body: NoBody };
   resolveEntry: { answer: { readonly entry: EntryView | null }; body: { readonly field: string; readonly choice: 'mine' | 'theirs' } };
+  syncPlan: { answer: ReviewPlan };
+  /** Send the reviewed entries (their dependencies named too), then pull; what went and what stopped for a new review. */
+  syncApply: { answer: ApplyResult & { readonly status: SyncStatus }; body: ApplyRequest };
+  setPushMode: { answer: SyncStatus; body: { readonly mode: PushMode } };
+  /** The body holds the template's fields as the save would write them. */
+  templatePreview: { answer: TemplatePreview; body: JsonObject };
 }
 
 /** The answer of a route. */

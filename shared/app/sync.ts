@@ -4,6 +4,7 @@
  * engine that makes them, the CLI that prints them and the renderer that reads them.
  */
 import type { JsonObject, JsonValue } from '../resources';
+import type { PushMode } from '../sync/review';
 
 /** How the last exchange with the central server went. */
 export type Connection = 'unknown' | 'online' | 'offline' | 'auth_failed';
@@ -74,6 +75,10 @@ export interface SyncStatus {
   /** What kind of error that was (the Sync screen offers "allow mass delete" for `mass_delete`). */
   readonly lastErrorKind: SyncErrorKind | null;
   readonly outbox: OutboxCounts;
+  /** automatic: changes leave on their own; review: only what the user reviewed and sent (shared/sync/review.ts). */
+  readonly pushMode: PushMode;
+  /** Changes that wait for the user's review before they leave (0 in automatic mode): counted apart in the status bar. */
+  readonly awaitingReview: number;
 }
 
 /**

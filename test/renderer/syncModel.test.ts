@@ -17,6 +17,8 @@ const ONLINE: SyncStatus = {
   lastError: null,
   lastErrorKind: null,
   outbox: { pending: 0, parked: 0, conflicts: 0 },
+  pushMode: 'automatic',
+  awaitingReview: 0,
 };
 
 describe('sync answers (syncModel.ts)', () => {

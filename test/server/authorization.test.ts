@@ -71,6 +71,12 @@ const APP_CALLS: readonly [method: string, path: string, body?: unknown][] = [
   ['DELETE', '/app/sync/entries/1'],
   ['POST', '/app/sync/entries/1/retry', {}],
   ['POST', '/app/sync/entries/1/resolve', {}],
+  ['GET', '/app/sync/plan'],
+  ['POST', '/app/sync/apply', {}],
+  ['PUT', '/app/sync/push-mode', {}],
+  ['POST', '/app/workspaces/no-such/connect/plan', {}],
+  ['POST', '/app/workspaces/no-such/connect', {}],
+  ['POST', '/app/templates/999999/preview', {}],
 ];
 
 /** What the rule table grants a read-only user. */

@@ -1,6 +1,7 @@
 /** The binding's small state (sync_meta): the remote it is bound to, last sync times, the lease. */
 import type { Db } from './database';
 import { Store } from './store';
+import { pushModeOf, STORED_MODE_DEFAULT, type PushMode } from '../../../shared/sync/review';
 
 export class SyncMeta {
   constructor(private readonly store: Store) {}
@@ -15,6 +16,11 @@ export class SyncMeta {
 
   delete(key: string): void {
     this.store.command('DELETE FROM sync_meta WHERE key = ?').run(key);
+  }
+
+  /** How changes leave (`push_mode`); a workspace bound before the setting existed sends automatically. */
+  pushMode(): PushMode {
+    return pushModeOf(this.get('push_mode')) ?? STORED_MODE_DEFAULT;
   }
 }
 
