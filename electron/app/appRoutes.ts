@@ -9,6 +9,7 @@ import { MESSAGES, message } from '../../shared/api/messages';
 import { parseQuery, queryGet } from '../../shared/api/queryString';
 import { requireObject } from '../../shared/api/validate';
 import type { JsonObject, JsonValue } from '../../shared/resources';
+import { pushModeOf } from '../../shared/sync/review';
 import { StorageError } from '../server/store/storageErrors';
 import { BundleError, BundleSyntaxError } from '../workspaces/bundle';
 import { WorkspaceError, type WorkspaceHost } from '../workspaces/host';
@@ -108,7 +109,9 @@ export function appRoutes(host: WorkspaceHost, info: AppInfo): (req: ApiRequest)
       const name = nameIn(body);
       const remote = body.remote;
       if (remote !== undefined && remote !== null && typeof remote !== 'string') throw ApiError.validation({ remote: [MESSAGES.notAString] });
-      host.create(name, typeof remote === 'string' && remote !== '' ? { remote } : {});
+      const pushMode = body.pushMode === undefined || body.pushMode === null ? undefined : pushModeOf(body.pushMode);
+      if (pushMode === null) throw ApiError.validation({ pushMode: [`"${String(body.pushMode).slice(0, 40)}" is not a valid choice.`] });
+      host.create(name, typeof remote === 'string' && remote !== '' ? { remote, ...(pushMode ? { pushMode } : {}) } : {});
       return { status: 201, body: { name, remote: typeof remote === 'string' && remote !== '' ? remote : null } };
     },
     importWorkspace: async (call) => {

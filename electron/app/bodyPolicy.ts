@@ -62,6 +62,8 @@ const IMPORT_ROUTES: readonly ImportRoute[] = [
   // The central server's imports, through the proxy: forwarded as they come.
   { path: /^\/remote\/rest\/appliances\/(?:host_id|threat)\/import(?:\.[a-z0-9]+)?\/?$/ },
   { path: /^\/app\/workspaces\/import\/?$/ },
+  // Reviewed outbox entries to send: up to 100,000 of ~160 bytes each (shared/sync/applyRequest.ts).
+  { path: /^\/app\/sync\/apply\/?$/ },
 ];
 
 /** Bodies read as they arrive, of any length: EVE logs uploaded by the app (docs/eve.md). */

@@ -43,7 +43,7 @@ export function syncSummary(host: WorkspaceHost): SyncStatusView | null {
         };
 }
 
-function sessionOf(host: WorkspaceHost): RemoteSession {
+export function sessionOf(host: WorkspaceHost): RemoteSession {
   const session = host.session();
   if (session === undefined) throw ApiError.detail(404, 'This workspace is standalone: it has no central server.');
   if (!(session instanceof RemoteSession)) throw ApiError.detail(409, session.problem);
@@ -181,7 +181,9 @@ export function syncHandlers(host: WorkspaceHost): Pick<AppHandlers, SyncRouteNa
     syncNow: (call) => {
       const session = sessionOf(host);
       const body = call.body();
-      void session.syncNow({ allowMassDelete: flag(body, 'allowMassDelete'), user: { pk: call.user.pk, username: call.user.username } });
+      // After review, "Sync now" pulls only (the app opens the review); `push: true` sends everything, as `outpost sync` does.
+      const push = session.mode() === 'automatic' || flag(body, 'push') ? 'all' : 'none';
+      void session.syncNow({ allowMassDelete: flag(body, 'allowMassDelete'), push, user: { pk: call.user.pk, username: call.user.username } });
       return { status: 202, body: session.status() };
     },
     conflicts: () => ok(sessionOf(host).engine.conflicts()),

@@ -15,7 +15,8 @@ import { NO_FAULTS, type SyncFaults } from './faults';
 import { SyncBusyError, SyncLease, type LeaseWait } from './lease';
 import { OutboxView } from './outboxView';
 import { MassDeleteError, Puller, type PullProgress } from './pull';
-import { Pusher, SyncStopped } from './push';
+import { Pusher, SyncStopped, type PushSelection, type SelectionOutcome } from './push';
+import type { ApplyChoice } from '../../shared/sync/review';
 import { wellFormed } from '../../shared/text/visible';
 
 export { ResolveError } from './conflicts';
@@ -30,6 +31,17 @@ export interface SyncOptions {
    * answering busy at once (the app and `outpost serve`, whose schedule tries again).
    */
   readonly waitForLease?: LeaseWait;
+  /**
+   * What is pushed before the pull: everything that can go (the default: `outpost sync`, the
+   * automatic syncs of a workspace that sends automatically), nothing (a pull only: the automatic
+   * syncs of a workspace that sends after review), or only reviewed entries (apply).
+   */
+  readonly push?: PushSelection | 'none';
+}
+
+/** What applying reviewed entries did: the sync's report, the entries sent and those stopped. */
+export interface ApplyOutcome extends SelectionOutcome {
+  readonly report: SyncReport;
 }
 
 export interface EngineOptions {
@@ -63,6 +75,8 @@ export class SyncEngine {
   /** The push of the running sync (which entry is in flight). */
   private pusher: Pusher | undefined;
   private lastResult: SyncResult | null = null;
+  /** What the last sync's push did with reviewed entries (apply). */
+  private lastSelection: SelectionOutcome = { applied: [], stopped: [] };
   private readonly listeners = new Set<() => void>();
   private stopping = false;
   /** A problem that could not be recorded in the workspace (its database busy or closed). */
@@ -225,8 +239,12 @@ export class SyncEngine {
     let pushRecorded = false;
     this.tryTo('recording the sync attempt', () => this.services.store.write(() => this.meta.set('last_attempt', this.now())));
     try {
-      this.report({ phase: 'push', done: 0, total: this.services.outbox.entries().length });
-      const push = await pusher.push((p) => this.report({ phase: 'push', ...p }));
+      const selection = options.push ?? 'all';
+      let push = { pushed: 0, conflicts: 0, parked: 0, waiting: 0 };
+      if (selection !== 'none') {
+        this.report({ phase: 'push', done: 0, total: this.services.outbox.entries().length });
+        push = await pusher.push((p) => this.report({ phase: 'push', ...p }), selection);
+      }
       pushed = push.pushed;
       // An empty outbox asks nothing: the connection is known once the pull is answered.
       this.setConnection(connectionAfter(this.connectionState, answered(), null));
@@ -288,6 +306,7 @@ export class SyncEngine {
       });
       return { outcome: 'error', pushed, pulled, conflicts: counts.conflicts, parked: counts.parked, waiting: 0, error: failure };
     } finally {
+      this.lastSelection = pusher.selection;
       this.tryTo('releasing the sync lease', () => this.lease.release());
     }
   }
@@ -299,6 +318,16 @@ export class SyncEngine {
     if (error instanceof MassDeleteError) return { kind: 'mass_delete', message: error.message };
     if (error instanceof SyncStopped) return { kind: 'stopped', message: error.message };
     return { kind: 'internal', message: error instanceof Error ? error.message : String(error) };
+  }
+
+  /**
+   * Send reviewed entries only (shared/sync/review.ts), then pull: after the sync that runs now,
+   * if one does, so that its report is not taken for this one's.
+   */
+  async apply(only: readonly ApplyChoice[], options: Omit<SyncOptions, 'push'> = {}): Promise<ApplyOutcome> {
+    while (this.running) await this.running.catch(() => undefined);
+    const report = await this.sync({ ...options, push: { only } });
+    return { report, ...(report.error?.kind === 'busy' ? { applied: [], stopped: [] } : this.lastSelection) };
   }
 
   /** Stop a running sync at its next safe point and wait for it (before the workspace closes). */

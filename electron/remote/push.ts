@@ -16,6 +16,9 @@ import type { Outbox } from '../server/store/outbox';
 import { pushValue, sameForSync, type OutboxEntry } from './outbox';
 import { rekey } from '../server/store/rekey';
 import { isPulled, isPushed, pushed, REFERENCE_FIELD_NAMES } from './synced';
+import type { ApplyChoice, StoppedEntry } from '../../shared/sync/review';
+import { ignoredInDeleteCheck, needsOf } from '../../shared/sync/reviewPlan';
+import { centralHash, entryHash } from './reviewHash';
 
 /** The sync was told to stop (its workspace is closing); what was done stays done. */
 export class SyncStopped extends Error {
@@ -70,21 +73,30 @@ function waitsForCreate(entry: OutboxEntry): boolean {
 }
 
 /**
- * Fields a delete does not conflict on: the central server's own times and the values it keeps
- * itself; `pk` too, as a delete recorded while the object's create was in flight keeps its local
- * pk in the base.
+ * What a push sends: every entry that can go, or only reviewed ones (shared/sync/review.ts). A
+ * reviewed entry goes only if it is still the entry that was reviewed (its hash), if the entries
+ * it needs were reviewed too, and if the central server still shows what the review saw (the
+ * `central` hash, taken again from the GET the push makes anyway); else it stops, left waiting.
  */
-function ignoredInDeleteCheck(resource: string): ReadonlySet<string> {
-  const declared = resourceNamed(resource);
-  const times = Object.entries(declared.fields).filter(([, field]) => field.kind === 'datetime').map(([name]) => name);
-  return new Set(['pk', ...times, ...(declared.sync?.remoteOwned ?? [])]);
+export type PushSelection = 'all' | { readonly only: readonly ApplyChoice[] };
+
+/** What a push did with the reviewed entries (empty for a push of all). */
+export interface SelectionOutcome {
+  readonly applied: number[];
+  readonly stopped: StoppedEntry[];
 }
+
+type EntryOutcome = 'done' | 'parked' | 'conflict' | 'stopped';
 
 export class Pusher {
   private readonly outbox: Outbox;
   private readonly mirror: Mirror;
   private done = 0;
   private sending: number | undefined;
+  /** The reviewed entries of a selective push, by seq. */
+  private chosen: ReadonlyMap<number, ApplyChoice> | undefined;
+  private readonly stops: StoppedEntry[] = [];
+  private readonly applied: number[] = [];
 
   constructor(
     private readonly services: Services,
@@ -105,6 +117,17 @@ export class Pusher {
   /** The remote object as the local mirror keeps it (and its base). */
   private remember(resource: string, object: JsonObject): void {
     if (isPulled(resource)) this.mirror.put1(resource, object);
+  }
+
+  /**
+   * A reviewed entry whose object the central server now shows otherwise than the review saw:
+   * stopped, not sent (true). Always false outside a selective push.
+   */
+  private changedThere(entry: OutboxEntry, theirs: JsonObject | undefined): boolean {
+    const choice = this.chosen?.get(entry.seq);
+    if (choice === undefined || centralHash(entry, theirs) === choice.central) return false;
+    this.stops.push({ seq: entry.seq, reason: 'changed_there', message: 'The central server changed since the review: review it again.' });
+    return true;
   }
 
   private async findByUnique(entry: OutboxEntry): Promise<JsonObject | undefined> {
@@ -133,8 +156,10 @@ export class Pusher {
     this.write(() => this.outbox.change(entry.seq, { state: 'parked', message, attempts: entry.attempts + 1 }));
   }
 
-  private async create(entry: OutboxEntry): Promise<'done' | 'parked'> {
+  private async create(entry: OutboxEntry): Promise<EntryOutcome> {
     const path = `/rest/${pathOf(entry.resource)}/`;
+    // Reviewed: the name must be as free (or as taken) as the review saw it.
+    if (this.chosen?.has(entry.seq) && entry.state !== 'sending' && this.changedThere(entry, await this.findByUnique(entry))) return 'stopped';
     if (entry.state === 'sending') {
       // The request may have reached the central server before the answer was lost.
       const found = await this.findByUnique(entry);
@@ -161,10 +186,11 @@ export class Pusher {
     throw new RemoteError('network', `the central server answered ${reply.status} to a create`, reply.status);
   }
 
-  private async update(entry: OutboxEntry): Promise<'done' | 'parked' | 'conflict'> {
+  private async update(entry: OutboxEntry): Promise<EntryOutcome> {
     const path = `/rest/${pathOf(entry.resource)}/${entry.pk}/`;
     const current = await this.client.send('GET', path);
     if (current.status === 404) {
+      if (this.changedThere(entry, undefined)) return 'stopped';
       this.park(entry, 'The object was deleted on the central server; this change cannot be applied.');
       return 'parked';
     }
@@ -172,6 +198,7 @@ export class Pusher {
       throw new RemoteError('network', `the central server answered ${current.status} when reading the object`, current.status);
     }
     const theirs = current.body;
+    if (this.changedThere(entry, theirs)) return 'stopped';
     const { patch, conflicts } = mergeFields(entry.fields, entry.base, theirs);
     let latest: JsonObject = theirs;
     if (Object.keys(patch).length > 0) {
@@ -206,10 +233,11 @@ export class Pusher {
     return conflicting.length === 0 ? 'done' : 'conflict';
   }
 
-  private async remove(entry: OutboxEntry): Promise<'done' | 'parked' | 'conflict'> {
+  private async remove(entry: OutboxEntry): Promise<EntryOutcome> {
     const path = `/rest/${pathOf(entry.resource)}/${entry.pk}/`;
     const current = await this.client.send('GET', path);
     if (current.status === 404) {
+      if (this.changedThere(entry, undefined)) return 'stopped';
       this.write(() => {
         this.outbox.remove(entry.seq);
         this.services.syncBases.drop(entry.resource, entry.pk);
@@ -221,6 +249,7 @@ export class Pusher {
       // Deleting what a colleague changed meanwhile (an object, or an interface's flag) is a
       // conflict, not a silent loss.
       const theirs = current.body;
+      if (this.changedThere(entry, theirs)) return 'stopped';
       const changed: JsonObject = {};
       const ignored = ignoredInDeleteCheck(entry.resource);
       for (const [field, was] of Object.entries(entry.base)) {
@@ -257,9 +286,11 @@ export class Pusher {
    * Push every entry that can go now, in order. Network failures and a refused token stop the
    * push (thrown); parked and conflicting entries hold back later entries of the same object.
    */
-  async push(onProgress?: (progress: PushProgress) => void): Promise<PushResult> {
+  async push(onProgress?: (progress: PushProgress) => void, selection: PushSelection = 'all'): Promise<PushResult> {
     const entries = this.outbox.entries();
     const held = new Set<string>();
+    const chosen = selection === 'all' ? undefined : this.admitted(entries, selection.only);
+    this.chosen = chosen;
     let conflicts = 0;
     let parked = 0;
     let waiting = 0;
@@ -270,8 +301,14 @@ export class Pusher {
       done++;
       if (!entry) continue;
       const key = objectKey(entry);
+      if (chosen && !chosen.has(entry.seq)) {
+        // Not reviewed (or stopped before the loop): it waits, and so do the later changes of its object.
+        held.add(key);
+        continue;
+      }
       if (entry.state === 'parked' || entry.state === 'conflict') {
         held.add(key);
+        if (chosen) this.stops.push({ seq: entry.seq, reason: 'not_accepted', message: entry.state === 'parked' ? 'Refused by the central server: retry or discard it first.' : 'In conflict: resolve it first.' });
         if (entry.state === 'parked') parked++;
         else conflicts++;
         continue;
@@ -279,17 +316,22 @@ export class Pusher {
       if (held.has(key) || waitsForCreate(entry)) {
         held.add(key);
         waiting++;
+        if (chosen) this.stops.push({ seq: entry.seq, reason: 'held', message: 'It waits for an earlier change that did not go.' });
         continue;
       }
       this.sending = entry.seq;
-      let outcome: 'done' | 'parked' | 'conflict';
+      let outcome: EntryOutcome;
       try {
         outcome = entry.op === 'create' ? await this.create(entry) : entry.op === 'update' ? await this.update(entry) : await this.remove(entry);
       } finally {
         this.sending = undefined;
       }
-      if (outcome === 'done') this.done++;
+      if (outcome === 'done') {
+        this.done++;
+        if (chosen) this.applied.push(entry.seq);
+      } else if (outcome === 'stopped') held.add(key);
       else {
+        if (chosen) this.stops.push({ seq: entry.seq, reason: 'not_accepted', message: outcome === 'parked' ? 'The central server refused it: see the outbox.' : 'A field changed on both sides: resolve the conflict.' });
         held.add(key);
         if (outcome === 'parked') parked++;
         else conflicts++;
@@ -297,6 +339,41 @@ export class Pusher {
       onProgress?.({ done, total: entries.length });
     }
     return { pushed: this.done, conflicts, parked, waiting };
+  }
+
+  /**
+   * The reviewed entries that may be tried: those still in the outbox whose needs were reviewed
+   * too. The others are stopped here, before anything is sent.
+   */
+  private admitted(entries: readonly OutboxEntry[], only: readonly ApplyChoice[]): Map<number, ApplyChoice> {
+    const present = new Map(entries.map((e) => [e.seq, e]));
+    const requested = new Map(only.map((choice) => [choice.seq, choice]));
+    const needs = needsOf(entries);
+    const admitted = new Map<number, ApplyChoice>();
+    for (const choice of requested.values()) {
+      const entry = present.get(choice.seq);
+      if (!entry) {
+        this.stops.push({ seq: choice.seq, reason: 'gone_here', message: 'No longer waiting here (sent, discarded or undone since the review).' });
+        continue;
+      }
+      // Checked before anything is sent: a create that goes re-keys the later entries naming it.
+      if (entryHash(entry) !== choice.hash) {
+        this.stops.push({ seq: choice.seq, reason: 'changed_here', message: 'Changed here since the review: review it again.' });
+        continue;
+      }
+      const missing = (needs.get(choice.seq) ?? []).filter((seq) => !requested.has(seq));
+      if (missing.length > 0) {
+        this.stops.push({ seq: choice.seq, reason: 'needs_unreviewed', message: `It needs entr${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}, not in the request.` });
+        continue;
+      }
+      admitted.set(choice.seq, choice);
+    }
+    return admitted;
+  }
+
+  /** What a selective push did with its reviewed entries, in seq order. */
+  get selection(): SelectionOutcome {
+    return { applied: [...this.applied], stopped: [...this.stops].sort((a, b) => a.seq - b.seq) };
   }
 
   /** The entry whose requests are in flight now, if any (the Sync screen's "Being sent"). */

@@ -2,7 +2,9 @@
  * A bound workspace's link to its central server while it is open (app.md §3): the remote's
  * client, the sync engine, and the timer that syncs on connect, shortly after each local write,
  * every few minutes while reachable, with backoff while not, and not at all while the token is
- * refused (until it is changed or the user asks).
+ * refused (until it is changed or the user asks). A workspace that sends after review
+ * (shared/sync/review.ts) only pulls on its own: a write plans nothing, the timer's syncs push
+ * nothing; what leaves is what the engineer sends (apply, `outpost sync`).
  */
 import { nextSyncDelay, PUSH_DELAY_MS, type SyncOutcome } from '../../shared/sync/schedule';
 import type { Services } from '../server/store/services';
@@ -11,6 +13,7 @@ import { formatDateTime } from '../../shared/api/datetime';
 import type { SyncReport, SyncStatus } from '../../shared/app/sync';
 import { SyncEngine, type EngineOptions } from './engine';
 import { OutboxRecorder } from './outbox';
+import type { PushMode } from '../../shared/sync/review';
 
 export interface SessionOptions extends EngineOptions {
   /** Sync on a timer and after writes (the app, `outpost serve`); off for one-shot commands. */
@@ -48,7 +51,7 @@ export class RemoteSession {
   private readonly unsubscribe: (() => void) | undefined;
 
   constructor(
-    services: Services,
+    private readonly services: Services,
     readonly config: RemoteConfig,
     token: () => string,
     private readonly options: SessionOptions = {},
@@ -57,7 +60,9 @@ export class RemoteSession {
     this.engine = new SyncEngine(services, this.client, { name: config.name, url: config.url }, options);
     const recorder = services.recorder;
     if (options.auto && recorder instanceof OutboxRecorder) {
-      this.unsubscribe = recorder.onRecorded(() => this.soon(options.pushDelayMs ?? PUSH_DELAY_MS));
+      this.unsubscribe = recorder.onRecorded(() => {
+        if (this.mode() === 'automatic') this.soon(options.pushDelayMs ?? PUSH_DELAY_MS);
+      });
     }
     // One sync at start whatever was remembered: the token may have been fixed while closed.
     if (options.auto) this.soon(0, true);
@@ -74,7 +79,7 @@ export class RemoteSession {
     if (keepSooner && this.timer && this.plannedAt !== undefined && this.plannedAt <= Date.now() + ms) return;
     if (this.timer) clearTimeout(this.timer);
     this.plannedAt = Date.now() + ms;
-    this.timer = setTimeout(() => void this.syncNow({}).catch(() => undefined), ms);
+    this.timer = setTimeout(() => void this.syncNow({ push: this.mode() === 'review' ? 'none' : 'all' }).catch(() => undefined), ms);
     this.timer.unref?.();
   }
 
@@ -112,9 +117,20 @@ export class RemoteSession {
     if (this.options.auto) this.soon(0);
   }
 
-  /** After a conflict is resolved or a change retried: push soon. */
+  /** After a conflict is resolved or a change retried: push soon (when the workspace sends automatically). */
   nudge(): void {
-    if (this.options.auto) this.soon(this.options.pushDelayMs ?? PUSH_DELAY_MS);
+    if (this.options.auto && this.mode() === 'automatic') this.soon(this.options.pushDelayMs ?? PUSH_DELAY_MS);
+  }
+
+  /** How this workspace's changes leave (read each time: another process may change it). */
+  mode(): PushMode {
+    return this.services.syncMeta.pushMode();
+  }
+
+  /** Change how changes leave; back to automatic, what waits is pushed soon. */
+  setMode(mode: PushMode): void {
+    this.services.store.write(() => this.services.syncMeta.set('push_mode', mode));
+    this.nudge();
   }
 
   /**

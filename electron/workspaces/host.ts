@@ -14,6 +14,7 @@ import type { RemoteConfig } from '../remote/client';
 import { fileSecrets, Remotes, type SecretStore } from '../remote/remotes';
 import { RemoteSession, type SessionOptions } from '../remote/session';
 import { SyncMeta, bindRemote } from '../server/store/syncMeta';
+import type { PushMode } from '../../shared/sync/review';
 import { publishDatabase, removeDatabase, removeDeadImports, temporaryDatabase } from './bundleFiles';
 import { exportOnThread, importOnThread } from './bundleThread';
 import { Store } from '../server/store/store';
@@ -106,7 +107,11 @@ function bindingOf(file: string, options: OpenOptions): string | undefined {
  * A new empty workspace (made and migrated, its admin's token the data folder's local one when it
  * has one), bound to `remote` if given. Refused when the name is taken.
  */
-export function createWorkspace(dataDir: string, name: string, options: OpenOptions & { readonly instance: Instance; readonly remote?: RemoteConfig; readonly adminToken?: string }): void {
+export function createWorkspace(
+  dataDir: string,
+  name: string,
+  options: OpenOptions & { readonly instance: Instance; readonly remote?: RemoteConfig; readonly pushMode?: PushMode; readonly adminToken?: string },
+): void {
   const checked = checkWorkspaceName(name);
   const file = workspaceFile(dataDir, checked);
   if (fs.existsSync(file)) throw new WorkspaceError(`a workspace named "${checked}" exists already`, 409);
@@ -114,7 +119,7 @@ export function createWorkspace(dataDir: string, name: string, options: OpenOpti
   try {
     const db = openDatabase(file, binding);
     try {
-      if (options.remote) bindRemote(db, options.remote);
+      if (options.remote) bindRemote(db, options.remote, options.pushMode);
     } finally {
       db.close();
     }
@@ -340,14 +345,20 @@ export class WorkspaceHost {
     });
   }
 
-  /** A new empty workspace (not switched to); bound to a configured remote if one is named. */
-  create(name: string, options: { remote?: string } = {}): void {
+  /** A new empty workspace (not switched to); bound to a configured remote if one is named, sending after review unless told. */
+  create(name: string, options: { remote?: string; pushMode?: PushMode } = {}): void {
     const checked = this.checked(name);
     const remote = options.remote === undefined ? undefined : this.remotes.get(options.remote);
     if (options.remote !== undefined && !remote) throw new WorkspaceError(`there is no remote "${options.remote}"; add it first`, 404);
     if (this.importing.has(checked)) throw new WorkspaceError(`a workspace named "${checked}" is being imported`, 409);
     const { nativeBinding } = this.options;
-    createWorkspace(this.dataDir, checked, { instance: this.options.instance, adminToken: this.localToken, ...(remote ? { remote } : {}), ...(nativeBinding ? { nativeBinding } : {}) });
+    createWorkspace(this.dataDir, checked, {
+      instance: this.options.instance,
+      adminToken: this.localToken,
+      ...(remote ? { remote } : {}),
+      ...(options.pushMode ? { pushMode: options.pushMode } : {}),
+      ...(nativeBinding ? { nativeBinding } : {}),
+    });
   }
 
   switchTo(name: string): void {

@@ -245,7 +245,8 @@ export interface AppRouteTypes {
   history: { answer: AppPage<JsonObject> };
   historyChanges: { answer: HistoryChangesAnswer };
   sync: { answer: { readonly status: SyncStatus; readonly entries: readonly EntryView[] } };
-  syncNow: { answer: SyncStatus; body: { readonly allowMassDelete?: boolean } };
+  /** After review (push mode `review`) "Sync now" pulls only, unless `push` is true (then everything waiting is sent). */
+  syncNow: { answer: SyncStatus; body: { readonly allowMassDelete?: boolean; readonly push?: boolean } };
   conflicts: { answer: readonly EntryView[] };
   remoteHistory: { answer: AppPage<JsonObject> };
   discardEntry: { answer: null };

@@ -59,6 +59,19 @@ export function mergeItems(base: Map<string, boolean>, mine: Map<string, boolean
   return merged;
 }
 
+const ITEM_FLAGS: Readonly<Record<string, string>> = { interfaces: 'active', protocols: 'detection' };
+
+/** A value as it is sent to the central server: interfaces and protocols without local pks, by name. */
+export function pushValue(field: string, value: JsonValue | undefined): JsonValue {
+  const flag = ITEM_FLAGS[field];
+  if (flag === undefined) return value ?? null;
+  return [...itemsByName(value, flag)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, on]) => ({ name, [flag]: on }));
+}
+
+export function sameForSync(field: string, a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  return canonical(pushValue(field, a)) === canonical(pushValue(field, b));
+}
+
 export function itemsValue(items: Map<string, boolean>, flag: string): JsonValue {
   return [...items].map(([name, value]) => ({ name, [flag]: value }));
 }

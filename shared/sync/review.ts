@@ -68,9 +68,11 @@ export const REACH_LISTED = 50;
  * - conflict: a field changed there to another value (the push stops the entry for the user);
  * - gone: an update of an object deleted there (it would be parked);
  * - name_taken: a create whose name the central server already holds (it would be refused);
- * - held: it waits for an entry that is parked or in conflict (its `needs`).
+ * - held: it waits for an entry that is parked or in conflict, or would stop (its `needs`);
+ * - parked: the central server refused it already; it waits for a retry or a discard.
+ * An entry already in conflict is shown as `conflict` with the fields as they are now.
  */
-export type PlanOutcome = 'send' | 'nothing' | 'conflict' | 'gone' | 'name_taken' | 'held';
+export type PlanOutcome = 'send' | 'nothing' | 'conflict' | 'gone' | 'name_taken' | 'held' | 'parked';
 
 export interface PlanEntry {
   readonly seq: number;
@@ -125,10 +127,14 @@ export interface ApplyRequest {
   readonly entries: readonly ApplyChoice[];
 }
 
-/** Why a reviewed entry was not sent: it changed here, or there, since the review. */
+/**
+ * Why a reviewed entry was not sent: it changed here, or there, since the review; an entry it
+ * needs was not in the request; it waits behind an entry that did not go (held); the push tried it
+ * and it stopped there (refused by the central server, or in conflict: see the outbox).
+ */
 export interface StoppedEntry {
   readonly seq: number;
-  readonly reason: 'changed_here' | 'changed_there' | 'gone_here' | 'needs_unreviewed';
+  readonly reason: 'changed_here' | 'changed_there' | 'gone_here' | 'needs_unreviewed' | 'held' | 'not_accepted';
   readonly message: string;
 }
 

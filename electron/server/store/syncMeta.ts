@@ -1,7 +1,7 @@
 /** The binding's small state (sync_meta): the remote it is bound to, last sync times, the lease. */
 import type { Db } from './database';
 import { Store } from './store';
-import { pushModeOf, STORED_MODE_DEFAULT, type PushMode } from '../../../shared/sync/review';
+import { NEW_WORKSPACE_MODE_DEFAULT, pushModeOf, STORED_MODE_DEFAULT, type PushMode } from '../../../shared/sync/review';
 
 export class SyncMeta {
   constructor(private readonly store: Store) {}
@@ -24,13 +24,14 @@ export class SyncMeta {
   }
 }
 
-/** Bind a new, empty workspace database to a central server. */
-export function bindRemote(db: Db, remote: { readonly name: string; readonly url: string }): void {
+/** Bind a new, empty workspace database to a central server; a new workspace sends after review unless told. */
+export function bindRemote(db: Db, remote: { readonly name: string; readonly url: string }, pushMode: PushMode = NEW_WORKSPACE_MODE_DEFAULT): void {
   // The caller owns the connection and closes it: this store only times the statements.
   const store = new Store(db);
   const meta = new SyncMeta(store);
   store.write(() => {
     meta.set('remote', remote.name);
     meta.set('remote_url', remote.url);
+    meta.set('push_mode', pushMode);
   });
 }
