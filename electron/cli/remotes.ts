@@ -11,6 +11,7 @@ import { WorkspaceError, createWorkspace, listWorkspaces } from '../workspaces/h
 import { instanceFor, parseCommand, startedDataDir } from './context';
 import { line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
+import { NEW_WORKSPACE_MODE_DEFAULT, pushModeOf } from '../../shared/sync/review';
 
 const DATA = { data: COMMON_OPTIONS.data } as const;
 const STEP_MARKS: Readonly<Record<RemoteTestOutcome, string>> = { passed: 'ok    ', failed: 'FAILED', skipped: 'skip  ', 'not-tried': '-     ' };
@@ -84,7 +85,11 @@ const WORKSPACE_CREATE = defineCommand({
   args: 'NAME',
   positionals: 1,
   summary: 'Create a workspace, standalone or bound to a central server.',
-  options: { ...DATA, remote: { type: 'string', value: 'NAME', help: 'bind it to this central server (outpost remote add); fill it with outpost sync' } },
+  options: {
+    ...DATA,
+    remote: { type: 'string', value: 'NAME', help: 'bind it to this central server (outpost remote add); fill it with outpost sync' },
+    push: { type: 'string', value: 'MODE', help: 'with --remote: send changes after review (review, the default) or soon after each (automatic)' },
+  },
 });
 const WORKSPACE_LIST = defineCommand({
   name: 'workspace list',
@@ -252,9 +257,21 @@ export async function workspaceCommand(args: readonly string[], out: Output): Pr
       return withDataFolder(values.data, (dataDir) => {
         const remote = values.remote === undefined ? undefined : new Remotes(dataDir, fileSecrets(dataDir)).get(values.remote);
         if (values.remote !== undefined && !remote) throw new Error(`there is no remote "${values.remote}"; add it first`);
+        const pushMode = values.push === undefined ? undefined : pushModeOf(values.push);
+        if (pushMode === null) throw new UsageError(`--push is review or automatic, not "${values.push}"`, WORKSPACE_CREATE.name);
+        if (pushMode !== undefined && remote === undefined) throw new UsageError('--push is for a workspace bound to a central server (--remote NAME)', WORKSPACE_CREATE.name);
         const localToken = readSettings(dataDir).localToken;
-        createWorkspace(dataDir, name, { instance: instanceFor('127.0.0.1'), ...(remote ? { remote } : {}), ...(typeof localToken === 'string' ? { adminToken: localToken } : {}) });
-        out.line(values.remote === undefined ? line`workspace "${name}" created (standalone)` : line`workspace "${name}" created, bound to remote "${values.remote}"; fill it: outpost sync --workspace ${name}`);
+        createWorkspace(dataDir, name, {
+          instance: instanceFor('127.0.0.1'),
+          ...(remote ? { remote } : {}),
+          ...(pushMode ? { pushMode } : {}),
+          ...(typeof localToken === 'string' ? { adminToken: localToken } : {}),
+        });
+        out.line(
+          values.remote === undefined
+            ? line`workspace "${name}" created (standalone)`
+            : line`workspace "${name}" created, bound to remote "${values.remote}", changes sent ${(pushMode ?? NEW_WORKSPACE_MODE_DEFAULT) === 'review' ? 'after review' : 'automatically'}; fill it: outpost sync --workspace ${name}`,
+        );
         return 0;
       });
     }

@@ -62,7 +62,10 @@ export async function serve(args: readonly string[], out: Output): Promise<() =>
     out.line(line`data: ${host.dataDir}`);
     out.line(line`workspace: ${host.name}`);
     const session = host.session();
-    if (session) out.line(line`central server: ${'problem' in session ? session.problem : line`${session.config.name} (${session.config.url}), synced automatically`}`);
+    if (session) {
+      const how = (s: { mode(): string }) => (s.mode() === 'review' ? 'pulled automatically, changes sent after review (outpost sync --plan)' : 'synced automatically');
+      out.line(line`central server: ${'problem' in session ? session.problem : line`${session.config.name} (${session.config.url}), ${how(session)}`}`);
+    }
     out.line(line`token: ${host.token}`);
     out.line(line`listening on ${server.url}`);
     out.line(rendererDir ? line`web UI: ${server.url}/ (sign in with the token)` : line`web UI: not built (npm run serve builds it, or npm run build:renderer); the API is served`);

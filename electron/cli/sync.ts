@@ -12,6 +12,7 @@ import { WorkspaceHost } from '../workspaces/host';
 import { instanceFor, parseCommand } from './context';
 import { jsonWords, line, ownWords, type Line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
+import { applyCommand, planCommand, pushModeCommand, readPlanFile } from './syncPlan';
 
 const JSON_OPTION = { json: { type: 'boolean', help: 'print JSON' } } as const;
 
@@ -24,9 +25,14 @@ export const SYNC = defineCommand({
     ...JSON_OPTION,
     'allow-mass-delete': { type: 'boolean', help: 'let a pull delete 90 % or more of what the workspace holds of a kind' },
     'page-size': { type: 'string', value: 'N', help: 'objects per page when pulling' },
+    plan: { type: 'boolean', help: 'show what the push would do on the central server, field by field (GETs only; nothing is sent)' },
+    out: { type: 'string', value: 'FILE', help: 'with --plan: save the plan (JSON) for --apply' },
+    apply: { type: 'string', value: 'FILE', help: 'send exactly the entries of a saved plan, each only if unchanged here and there' },
+    'push-mode': { type: 'string', value: 'MODE', help: 'automatic (the app and outpost serve send changes soon after each) or review (they only pull)' },
   },
   notes: [
-    'Exit status: 0 all pushed and pulled; 2 conflicts or refused changes wait; 1 error.',
+    'Exit status: 0 all pushed and pulled; 2 conflicts or refused changes wait, or (--apply) some entries of the plan were not sent; 1 error or a refused plan file.',
+    'outpost sync sends every waiting change whatever the push mode: it is the explicit command.',
     'A sync another Outpost process runs on the workspace (the app, outpost serve) is waited for, up to 30 s.',
   ],
 });
@@ -139,7 +145,15 @@ function leaseWaitFromEnv(value: string | undefined): number | undefined {
 
 export async function syncCommand(args: readonly string[], out: Output): Promise<number> {
   const { values } = parseCommand(args, SYNC);
+  const modes = [values.plan === true, values.apply !== undefined, values['push-mode'] !== undefined].filter(Boolean).length;
+  if (modes > 1) throw new UsageError('sync takes one of --plan, --apply FILE and --push-mode MODE', SYNC.name);
+  if (values.out !== undefined && values.plan !== true) throw new UsageError('--out saves a plan: use it with --plan', SYNC.name);
+  // Checked before the workspace is opened: a refused file sends nothing and touches nothing.
+  if (values.apply !== undefined) readPlanFile(values.apply);
   return openBound(values, out, async ({ host, session }) => {
+    if (values.plan) return planCommand(host, session, values, out);
+    if (values.apply !== undefined) return applyCommand(host, session, values.apply, values, out);
+    if (values['push-mode'] !== undefined) return pushModeCommand(session, values['push-mode'], out);
     const shown = values.json ? undefined : out.progress;
     let last = 0;
     const stop = shown

@@ -8,8 +8,8 @@ import { PLAN_FORMAT, type ApplyChoice } from './review';
 /** The most entries one request or plan file names (an outbox of a whole site's work fits). */
 export const MAX_APPLY_ENTRIES = 100_000;
 
-/** The largest plan file read (bytes): 100,000 entries with their fields and reaches fit. */
-export const MAX_PLAN_FILE_BYTES = 256 * 1024 * 1024;
+/** The largest plan file read (bytes): a plan of 100,000 entries, each with a few fields and its reach, fits. */
+export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SyncOptions } from '../../electron/remote/engine';
 import type { SyncReport } from '../../shared/app/sync';
+import type { PushMode } from '../../shared/sync/review';
 import { RemoteSession, type SessionOptions } from '../../electron/remote/session';
 import { createAppHandler } from '../../electron/app/appHandler';
 import { listen } from '../../electron/server/http/nodeAdapter';
@@ -36,6 +37,8 @@ export interface BoundOptions {
   readonly sync?: SessionOptions;
   /** Serve the renderer's build from this folder too (browser tests). */
   readonly rendererDir?: string;
+  /** How a new workspace sends its changes; automatic unless told (the sync tests were written for it). */
+  readonly pushMode?: PushMode;
 }
 
 export async function startBound(reference: Pick<ReferenceServer, 'url' | 'token'>, options: BoundOptions = {}): Promise<BoundWorkspace> {
@@ -46,7 +49,7 @@ export async function startBound(reference: Pick<ReferenceServer, 'url' | 'token
   const base = { dataDir: dir, instance: { name: 'outpost-test', version: 'test', address: '127.0.0.1' }, adminToken: ADMIN_TOKEN, sync };
   const setup = new WorkspaceHost(base);
   if (!setup.remotes.get(remote)) setup.remotes.add({ name: remote, url: reference.url }, options.token ?? reference.token);
-  if (!setup.list().some((w) => w.name === workspace)) setup.create(workspace, { remote });
+  if (!setup.list().some((w) => w.name === workspace)) setup.create(workspace, { remote, pushMode: options.pushMode ?? 'automatic' });
   await setup.close();
   const host = new WorkspaceHost({ ...base, workspace });
   const server = await listen(createAppHandler({ host, version: 'test', ...(options.rendererDir ? { rendererDir: options.rendererDir } : {}) }), { host: '127.0.0.1', port: 0 });

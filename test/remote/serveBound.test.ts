@@ -38,7 +38,7 @@ describe('serving a bound workspace', () => {
     const seeded = await remote.api.post('/rest/rules/source/', { name: 'et-open', uri: 'https://rules.example/et.tar.gz' });
     expect(seeded.status).toBe(201);
     expect(cli(['remote', 'add', 'central', remote.url, '--token', remote.token]).status).toBe(0);
-    expect(cli(['workspace', 'create', 'site', '--remote', 'central']).status).toBe(0);
+    expect(cli(['workspace', 'create', 'site', '--remote', 'central', '--push', 'automatic']).status).toBe(0);
 
     const child = spawn(process.execPath, [CLI, 'serve', '--data', dir, '--workspace', 'site', '--port', '0', '--admin-token', TOKEN], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
