@@ -13,6 +13,7 @@
  *
  *   npm run bench:sync -- [--probes 10000] [--runs 7] [--push 1000] [--page-size 1000] [--concurrency 4]
  *                         [--no-push] [--no-pin] [--write]
+ *   npm run bench:sync -- --case plan [--runs 7] [--concurrency 4]     (bench/syncPlan.ts)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +31,12 @@ import { remainingPages } from '../shared/sync/pullPlan';
 import { BENCH_TOKEN } from './dataset';
 import { PlainClient, queryString, TracingClient, type TracedRequest } from './syncClients';
 import { seededCopy, startReference, type ReferenceProcess } from './syncReference';
+import { syncPlanCase, type CaseContext } from './syncPlan';
+
+/** The cases run alone with `--case NAME`. */
+const CASES: Readonly<Record<string, (context: CaseContext) => Promise<void>>> = {
+  plan: syncPlanCase,
+};
 
 // Runs as dist/bench/sync.bench.cjs.
 const ROOT = path.resolve(__dirname, '../..');
@@ -47,6 +54,8 @@ const { values: options } = parseArgs({
     'no-pin': { type: 'boolean', default: false },
     'no-push': { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
+    /** One case alone instead of the pull and push comparison: `--case plan` (issue 25). */
+    case: { type: 'string' },
   },
 });
 const PROBES = Number(options.probes);
@@ -389,6 +398,11 @@ const ratio = (x: number, base: number) => (x / base).toFixed(2);
 async function main(): Promise<void> {
   if (!fs.existsSync(REFERENCE)) throw new Error(`the reference server is not at ${REFERENCE}`);
   fs.mkdirSync(CACHE, { recursive: true });
+  if (options.case !== undefined) {
+    const run = CASES[options.case];
+    if (!run) throw new Error(`no case "${options.case}"; the cases: ${Object.keys(CASES).join(', ')}`);
+    return run({ script: REFERENCE, cache: CACHE, runs: RUNS, concurrency: CONCURRENCY, ...(PINNED ? { cpu: 1 } : {}), log });
+  }
   const threats = fs.existsSync(THREATS) ? (JSON.parse(fs.readFileSync(THREATS, 'utf8')) as unknown[]) : [];
   const dataDir = await seededCopy(CACHE, REFERENCE, BENCH_TOKEN, { ...SEED, threats }, log);
   const server = await startReference({ script: REFERENCE, dataDir, token: BENCH_TOKEN, ...(PINNED ? { cpu: 1 } : {}) });
