@@ -258,6 +258,7 @@ export async function makePlan(
       message = `It waits for entry ${holder}, which would not go.`;
     }
     outcomes.set(entry.seq, outcome);
+    const shown = view.view(entry);
     return {
       seq: entry.seq,
       hash: entryHash(entry),
@@ -265,8 +266,8 @@ export async function makePlan(
       op: entry.op,
       resource: entry.resource,
       pk: entry.pk,
-      label: view.view(entry).label,
-      state: view.view(entry).state,
+      label: shown.label,
+      state: shown.state,
       comment: entry.comment,
       outcome,
       message,
