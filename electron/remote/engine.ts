@@ -326,8 +326,10 @@ export class SyncEngine {
    */
   async apply(only: readonly ApplyChoice[], options: Omit<SyncOptions, 'push'> = {}): Promise<ApplyOutcome> {
     while (this.running) await this.running.catch(() => undefined);
+    // A sync that does not reach the push (stopping, another process's lease) sends nothing.
+    this.lastSelection = { applied: [], stopped: [] };
     const report = await this.sync({ ...options, push: { only } });
-    return { report, ...(report.error?.kind === 'busy' ? { applied: [], stopped: [] } : this.lastSelection) };
+    return { report, ...this.lastSelection };
   }
 
   /** Stop a running sync at its next safe point and wait for it (before the workspace closes). */
