@@ -59,14 +59,16 @@ class Reader {
   ) {}
 
   async get(path: string, query: Readonly<Record<string, string | number>> = {}): Promise<RemoteReply> {
+    // A finished request hands its slot to the next waiting one: never more than `concurrency` in flight.
     if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
-    this.running++;
+    else this.running++;
     this.requests++;
     try {
       return await this.client.send('GET', path, undefined, query);
     } finally {
-      this.running--;
-      this.queue.shift()?.();
+      const next = this.queue.shift();
+      if (next) next();
+      else this.running--;
     }
   }
 }
@@ -252,7 +254,9 @@ export async function makePlan(
     const reading = readings[i]!;
     const entryNeeds = needs.get(entry.seq) ?? [];
     let { outcome, message } = standing(entry, reading);
-    const holder = outcome === 'send' || outcome === 'nothing' ? heldBy(entryNeeds, (seq) => outcomes.get(seq)) : undefined;
+    // As the push: an entry it would try waits behind a need that would stop, whatever its own reading.
+    const tried = entry.state === 'pending' || entry.state === 'sending';
+    const holder = tried ? heldBy(entryNeeds, (seq) => outcomes.get(seq)) : undefined;
     if (holder !== undefined) {
       outcome = 'held';
       message = `It waits for entry ${holder}, which would not go.`;

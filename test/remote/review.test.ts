@@ -98,6 +98,19 @@ describe('the plan', () => {
     expect((await remote.api.get(`${P}${pk}/`)).json()).toMatchObject({ location: 'rack 9', descr: 'as delivered' });
   });
 
+  test('each object is read once, however many entries name it; a later entry of an object needs the earlier ones', async () => {
+    const pk = await centralProbe();
+    expect((await site.api.patch(`${P}${pk}/`, { location: 'rack 2' })).status).toBe(200);
+    expect((await site.api.patch(`${P}${pk}/`, { descr: 'then this' })).status).toBe(200);
+    const before = relay.requests.length;
+    const reviewed = await plan();
+    expect(relay.requests.slice(before).filter((r) => r.url.startsWith(`${P}${pk}/`))).toHaveLength(1);
+    const [first, second] = reviewed.entries.filter((e) => e.pk === pk);
+    expect(first!.needs).toEqual([]);
+    expect(second!.needs).toEqual([first!.seq]);
+    expect(second!.fields).toEqual([{ field: 'descr', now: 'as delivered', after: 'then this', base: 'as delivered', outcome: 'send' }]);
+  });
+
   test('its values are the central server’s as read now, not the local mirror’s', async () => {
     const pk = await centralProbe();
     expect((await site.api.patch(`${P}${pk}/`, { descr: 'mine' })).status).toBe(200);
@@ -114,6 +127,7 @@ describe('the plan', () => {
     expect((await site.api.post(RULESETS, { name })).status).toBe(201);
     expect((await remote.api.post(RULESETS, { name })).status).toBe(201);
     expect((await site.api.patch(`${P}${gone}/`, { descr: 'too late' })).status).toBe(200);
+    expect((await site.api.patch(`${P}${gone}/`, { location: 'also too late' })).status).toBe(200);
     expect((await remote.api.delete(`${P}${gone}/`)).status).toBe(204);
     expect((await site.api.delete(`${P}${changed}/`)).status).toBe(204);
     expect((await remote.api.patch(`${P}${changed}/`, { location: 'moved' })).status).toBe(200);
@@ -122,7 +136,10 @@ describe('the plan', () => {
     const create = reviewed.entries.find((e) => e.op === 'create' && e.label === name)!;
     expect(create).toMatchObject({ outcome: 'name_taken', resource: 'ruleset' });
     expect(create.fields.find((f) => f.field === 'name')).toEqual({ field: 'name', now: null, after: name, base: null, outcome: 'send' });
-    expect(entryOf(reviewed, gone)).toMatchObject({ outcome: 'gone', fields: [] });
+    const [goneFirst, goneLater] = reviewed.entries.filter((e) => e.pk === gone);
+    expect(goneFirst).toMatchObject({ outcome: 'gone', fields: [] });
+    // The push would park the first: the later change of the object waits behind it.
+    expect(goneLater).toMatchObject({ outcome: 'held', needs: [goneFirst!.seq], message: `It waits for entry ${goneFirst!.seq}, which would not go.` });
     const removal = entryOf(reviewed, changed, 'delete');
     expect(removal.outcome).toBe('conflict');
     expect(removal.fields.find((f) => f.field === 'location')).toEqual({ field: 'location', now: 'moved', after: null, base: 'hall', outcome: 'conflict' });
