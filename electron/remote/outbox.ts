@@ -4,8 +4,8 @@
  * fields it changed, the values they had (the base of the later merge), and its comment.
  */
 import { ITEM_FIELDS } from '../../shared/api/inheritance';
-import type { JsonObject, JsonValue } from '../../shared/resources';
-import { canonical, itemsByName } from '../../shared/sync/merge';
+import type { JsonObject } from '../../shared/resources';
+import { pushValue, sameForSync } from '../../shared/sync/pushForm';
 import type { ChangeRecorder } from '../server/store/changeRecorder';
 import type { Outbox } from '../server/store/outbox';
 import type { Services } from '../server/store/services';
@@ -16,18 +16,7 @@ import { isPushed } from './synced';
 
 export type { EntryOp, EntryState, OutboxEntry } from '../server/store/outbox';
 
-const FLAGS: Readonly<Record<string, string>> = { interfaces: 'active', protocols: 'detection' };
-
-/** A value as it is sent to the central server: interfaces and protocols without local pks. */
-export function pushValue(field: string, value: JsonValue | undefined): JsonValue {
-  const flag = FLAGS[field];
-  if (flag === undefined) return value ?? null;
-  return [...itemsByName(value, flag)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, on]) => ({ name, [flag]: on }));
-}
-
-export function sameForSync(field: string, a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  return canonical(pushValue(field, a)) === canonical(pushValue(field, b));
-}
+export { pushValue, sameForSync };
 
 /** The recorder of a bound workspace: outbox entries from the API's write paths. */
 export class OutboxRecorder implements ChangeRecorder {
