@@ -196,6 +196,7 @@ export async function connectStandalone(
         if (action.kind === 'create' || action.centralPk === null) continue;
         mirror.put1(action.item.resource, centralOf.get(itemKey({ resource: action.item.resource, pk: action.centralPk }))!);
       }
+      rows.hostsToLocalEvidence((ips) => services.hosts.refreshAddresses(ips));
       meta.set('next_local_pk', String(next));
       options.beforeCommit?.();
     });

@@ -5,7 +5,24 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { JsonObject } from '../../../shared/resources';
+import { evidenceOfIdentity } from '../../../shared/eve/identityEvidence';
+import { CENTRAL_SQL } from './centralPart';
 import type { Store } from './store';
+
+/** An evidence row met again keeps the later item, the earliest first and the latest last seen (the merge rule). */
+const ADD_EVIDENCE = `
+INSERT INTO host_evidence (ip, list, key, item, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT(ip, list, key) DO UPDATE SET
+  item = CASE WHEN excluded.last_seen > host_evidence.last_seen THEN excluded.item ELSE host_evidence.item END,
+  first_seen = min(host_evidence.first_seen, excluded.first_seen),
+  last_seen = max(host_evidence.last_seen, excluded.last_seen)`;
+const ADD_LOCAL = `
+INSERT INTO host_local (ip, hits, first_seen, last_seen) VALUES (?, ?, ?, ?)
+ON CONFLICT(ip) DO UPDATE SET
+  hits = max(host_local.hits, excluded.hits),
+  first_seen = min(host_local.first_seen, excluded.first_seen),
+  last_seen = max(host_local.last_seen, excluded.last_seen)`;
 
 export class ConnectRows {
   constructor(private readonly store: Store) {}
@@ -78,6 +95,27 @@ export class ConnectRows {
       default:
         throw new Error(`${resource} is not connected`);
     }
+  }
+
+  /**
+   * The identities a standalone workspace holds as its "central part" (host files imported) become
+   * local evidence, as an EVE import's: a pull of a central server that does not know them then
+   * neither erases them nor counts them as its own to delete. `refresh` writes the served
+   * identities of the addresses again (Hosts.refreshAddresses). Inside the caller's transaction.
+   */
+  hostsToLocalEvidence(refresh: (ips: readonly string[]) => void): number {
+    const rows = this.store.query(`SELECT ip, coalesce(central_hits, hits) AS hits, ${CENTRAL_SQL} AS part FROM host_id WHERE central IS NOT NULL`).all() as { ip: string; hits: number; part: string }[];
+    const addEvidence = this.store.command(ADD_EVIDENCE);
+    const addLocal = this.store.command(ADD_LOCAL);
+    for (const row of rows) {
+      const evidence = evidenceOfIdentity(JSON.parse(row.part) as JsonObject);
+      addLocal.run(row.ip, row.hits, evidence.first, evidence.last);
+      for (const [list, key, item, first, last] of evidence.values) addEvidence.run(row.ip, list, key, item, first, last);
+    }
+    this.store.command('UPDATE host_id SET central = NULL, central_hits = NULL WHERE central IS NOT NULL').run();
+    const ips = rows.map((row) => row.ip);
+    for (let at = 0; at < ips.length; at += 500) refresh(ips.slice(at, at + 500));
+    return rows.length;
   }
 
   /** Copy the database as it is now into `file` (0600), whole, through SQLite's backup. */
