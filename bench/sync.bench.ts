@@ -13,6 +13,7 @@
  *
  *   npm run bench:sync -- [--probes 10000] [--runs 7] [--push 1000] [--page-size 1000] [--concurrency 4]
  *                         [--no-push] [--no-pin] [--write]
+ *   npm run bench:sync -- --case connect [--probes 10000]    (connecting a standalone workspace: syncConnect.ts)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +31,7 @@ import { remainingPages } from '../shared/sync/pullPlan';
 import { BENCH_TOKEN } from './dataset';
 import { PlainClient, queryString, TracingClient, type TracedRequest } from './syncClients';
 import { seededCopy, startReference, type ReferenceProcess } from './syncReference';
+import { syncConnectBench } from './syncConnect';
 
 // Runs as dist/bench/sync.bench.cjs.
 const ROOT = path.resolve(__dirname, '../..');
@@ -47,6 +49,7 @@ const { values: options } = parseArgs({
     'no-pin': { type: 'boolean', default: false },
     'no-push': { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
+    case: { type: 'string' },
   },
 });
 const PROBES = Number(options.probes);
@@ -387,6 +390,7 @@ const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toF
 const ratio = (x: number, base: number) => (x / base).toFixed(2);
 
 async function main(): Promise<void> {
+  if (options.case === 'connect') return syncConnectBench(CACHE, PROBES, log);
   if (!fs.existsSync(REFERENCE)) throw new Error(`the reference server is not at ${REFERENCE}`);
   fs.mkdirSync(CACHE, { recursive: true });
   const threats = fs.existsSync(THREATS) ? (JSON.parse(fs.readFileSync(THREATS, 'utf8')) as unknown[]) : [];
