@@ -207,8 +207,14 @@ describe('connecting', () => {
   test('re-keys, queues, leaves out, keeps hosts; after a sync the central server holds what was decided and the workspace equals it', async () => {
     const s = await scenario();
     const { site, p, local, central } = s;
+    // Hosts an EVE log showed, beside those of the host file.
+    const eve = path.resolve(__dirname, '../../../shared/samples/eve/StamusNetworks-suricata-analytics-eve.json');
+    const uploaded = await site.api.send('POST', '/app/hosts/import-eve?name=eve.json', { body: fs.readFileSync(eve), headers: { 'Content-Type': 'application/octet-stream' } });
+    expect(uploaded.status, uploaded.text).toBe(200);
     const plan = await planOf(site);
-    const hostsBefore = (await site.api.get(`${HOSTS}?page_size=100&ordering=ip`)).json().results;
+    const hostsBefore = (await site.api.get(`${HOSTS}?page_size=1000&ordering=ip`)).json().results;
+    expect(plan.hosts).toBe(hostsBefore.length);
+    expect(hostsBefore.length).toBeGreaterThan(12);
     const reply = await connect(site, { remote: 'central', central: plan.central, decisions: decisionsFor(s), pushMode: 'automatic' });
     expect(reply.status, reply.text).toBe(200);
     const result = reply.json();
@@ -245,9 +251,9 @@ describe('connecting', () => {
     expect(creates).toEqual(['source', 'ruleset', 'vendor_probe_template', 'vendor_probe', 'vendor_probe', 'engine_probe']);
 
     // The first pull deleted nothing local (hosts included: the guard would have stopped it otherwise).
-    const hostsAfter = (await site.api.get(`${HOSTS}?page_size=100&ordering=ip`)).json().results;
-    expect(hostsAfter.map((h: { ip: string }) => h.ip)).toEqual(hostsBefore.map((h: { ip: string }) => h.ip));
-    expect(hostsAfter.map((h: { host_id: { hostname: unknown } }) => h.host_id.hostname)).toEqual(hostsBefore.map((h: { host_id: { hostname: unknown } }) => h.host_id.hostname));
+    // Every host identity reads as before, now made of local evidence.
+    const hostsAfter = (await site.api.get(`${HOSTS}?page_size=1000&ordering=ip`)).json().results;
+    expect(hostsAfter).toEqual(hostsBefore);
 
     const session = site.host.session();
     if (!(session instanceof RemoteSession)) throw new Error('not linked');
@@ -275,7 +281,7 @@ describe('connecting', () => {
       const strip = (o: Record<string, unknown>) => ({ ...o, interfaces: undefined, created: undefined, updated: undefined, created_date: undefined, updated_date: undefined, vendordevice_id: undefined });
       expect(mine.map(strip), path).toEqual(theirs.map(strip));
     }
-    expect((await site.api.get(`${HOSTS}?page_size=100`)).json().count).toBe(12);
+    expect((await site.api.get(`${HOSTS}?page_size=1000&ordering=ip`)).json().results).toEqual(hostsBefore);
     expect(local.base).toBeDefined();
   }, 60_000);
 
