@@ -87,6 +87,55 @@ function parentsFirst(actions: readonly ConnectAction[], central: ObjectsOf): Co
   return [...actions].sort((a, b) => order(a) - order(b));
 }
 
+interface Counts {
+  queued: number;
+  matched: number;
+  leftOut: number;
+}
+
+/**
+ * Every connected object to its final pk (inside the connect's transaction): final pks first, then
+ * the moves. Every local positive pk leaves for a negative one before any object takes a central
+ * pk, so that none can meet another's (probe 5 here, probe 5 there). Interfaces, protocols and
+ * probe devices go to negative pks; objects left out with nothing of their name go.
+ */
+function moveObjects(services: Services, rows: ConnectRows, actions: readonly ConnectAction[], allocate: () => number, counts: Counts): FinalPks {
+  const { store } = services;
+  rows.moveItemsToLocalPks(allocate);
+  const finals = new Map<string, number | null>();
+  for (const action of actions) {
+    const key = itemKey(action.item);
+    if (action.kind === 'create') finals.set(key, allocate());
+    else if (action.kind === 'match' || action.centralPk !== null) finals.set(key, action.centralPk);
+    else finals.set(key, null);
+  }
+  const temporary = new Map<string, number>();
+  for (const action of actions) {
+    const { resource, pk } = action.item;
+    const key = itemKey(action.item);
+    const final = finals.get(key)!;
+    if (action.kind === 'create') rekey(store, resource, pk, final);
+    else if (final === null) {
+      rows.removeLeftOut(resource, pk);
+      counts.leftOut++;
+    } else {
+      const temp = allocate();
+      rekey(store, resource, pk, temp);
+      temporary.set(key, temp);
+    }
+  }
+  // An object made here since the plan's reading would keep a pk the central server may give.
+  if (rows.positiveObjects() > 0) throw new ConnectRefused('the workspace changed while connecting (an object was added); make the plan again', 409);
+  for (const action of actions) {
+    const temp = temporary.get(itemKey(action.item));
+    if (temp === undefined || action.kind === 'create') continue;
+    rekey(store, action.item.resource, temp, action.centralPk!);
+    if (action.kind === 'leave_out') counts.leftOut++;
+    else counts.matched++;
+  }
+  return finals;
+}
+
 /**
  * Connect as planned. Everything before the transaction only reads; a refusal or a failure
  * anywhere before its commit leaves the workspace as it was.
@@ -115,7 +164,7 @@ export async function connectStandalone(
 
   const localOf = new Map(CONNECTED_RESOURCES.flatMap((r) => local[r].map((o) => [itemKey({ resource: r, pk: Number(o.pk) }), o] as const)));
   const centralOf = new Map(CONNECTED_RESOURCES.flatMap((r) => central.objects[r].map((o) => [itemKey({ resource: r, pk: Number(o.pk) }), o] as const)));
-  const counts = { queued: 0, matched: 0, leftOut: 0 };
+  const counts: Counts = { queued: 0, matched: 0, leftOut: 0 };
   const { store, syncMeta: meta } = services;
   const previousLocalPk = store.localPk;
   try {
@@ -130,41 +179,7 @@ export async function connectStandalone(
       meta.set('remote', remote.name);
       meta.set('remote_url', remote.url);
       meta.set('push_mode', request.pushMode);
-      rows.moveItemsToLocalPks(allocate);
-
-      // Final pks first, then the moves: every local positive pk leaves for a negative one before
-      // any object takes a central pk, so that none can meet another's pk (probe 5 here, 5 there).
-      const finals = new Map<string, number | null>();
-      const temporary = new Map<string, number>();
-      for (const action of actions) {
-        const key = itemKey(action.item);
-        if (action.kind === 'create') finals.set(key, allocate());
-        else if (action.kind === 'match' || action.centralPk !== null) finals.set(key, action.centralPk);
-        else finals.set(key, null);
-      }
-      for (const action of actions) {
-        const { resource, pk } = action.item;
-        const key = itemKey(action.item);
-        const final = finals.get(key)!;
-        if (action.kind === 'create') rekey(store, resource, pk, final);
-        else if (final === null) {
-          rows.removeLeftOut(resource, pk);
-          counts.leftOut++;
-        } else {
-          const temp = allocate();
-          rekey(store, resource, pk, temp);
-          temporary.set(key, temp);
-        }
-      }
-      // An object made here since the plan's reading would keep a pk the central server may give.
-      if (rows.positiveObjects() > 0) throw new ConnectRefused('the workspace changed while connecting (an object was added); make the plan again', 409);
-      for (const action of actions) {
-        const temp = temporary.get(itemKey(action.item));
-        if (temp === undefined || action.kind === 'create') continue;
-        rekey(store, action.item.resource, temp, action.centralPk!);
-        if (action.kind === 'leave_out') counts.leftOut++;
-        else counts.matched++;
-      }
+      const finals = rows.withMoveIndexes(() => moveObjects(services, rows, actions, allocate, counts));
 
       // The outbox, in dependency order: creates with their fields as sent, then my values kept over central objects.
       for (const action of parentsFirst(actions, central.objects)) {
