@@ -179,7 +179,7 @@ export async function connectStandalone(
       meta.set('remote', remote.name);
       meta.set('remote_url', remote.url);
       meta.set('push_mode', request.pushMode);
-      const finals = rows.withMoveIndexes(() => moveObjects(services, rows, actions, allocate, counts));
+      const finals = moveObjects(services, rows, actions, allocate, counts);
 
       // The outbox, in dependency order: creates with their fields as sent, then my values kept over central objects.
       for (const action of parentsFirst(actions, central.objects)) {

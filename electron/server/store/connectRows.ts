@@ -56,26 +56,6 @@ export class ConnectRows {
     return moved;
   }
 
-  /**
-   * Indexes on the columns naming a moved row, for the moves only: SQLite finds the rows that
-   * refer to a row whose pk changes (the foreign-key check) by scanning a table whose column has
-   * no plain index (these have partial or composite ones), once per move: 10,000 probes moved
-   * took minutes. Made inside the caller's transaction, dropped before it commits.
-   */
-  withMoveIndexes<T>(fn: () => T): T {
-    const indexes = [
-      ['connect_ni_probe', 'network_interface(probe)'],
-      ['connect_ni_template', 'network_interface(template)'],
-      ['connect_protocol_probe', 'protocol(probe)'],
-      ['connect_protocol_template', 'protocol(template)'],
-      ['connect_appliance_parent', 'appliance(parent_tmpl)'],
-    ] as const;
-    for (const [name, on] of indexes) this.store.db.exec(`CREATE INDEX ${name} ON ${on}`);
-    const result = fn();
-    for (const [name] of indexes) this.store.db.exec(`DROP INDEX ${name}`);
-    return result;
-  }
-
   /** Connected objects still at a positive pk (once every planned one has moved, none should be). */
   positiveObjects(): number {
     return ['source', 'ruleset', 'vendor_probe_template', 'appliance'].reduce((total, table) => total + (this.store.query(`SELECT count(*) FROM "${table}" WHERE pk > 0`).pluck().get() as number), 0);
