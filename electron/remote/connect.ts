@@ -7,6 +7,7 @@
  * and the imported hosts made local evidence. Refused or failing before the commit, the workspace
  * is exactly as before.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { formatDateTime } from '../../shared/api/datetime';
 import { INHERITABLE, type JsonObject, type JsonValue } from '../../shared/resources';
@@ -215,6 +216,10 @@ export async function connectStandalone(
       meta.set('next_local_pk', String(next));
       options.beforeCommit?.();
     });
+  } catch (error) {
+    // Nothing changed: the copy would only be a stray file beside the workspace it equals.
+    fs.rmSync(backup, { force: true });
+    throw error;
   } finally {
     store.localPk = previousLocalPk;
   }

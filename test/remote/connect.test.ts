@@ -338,6 +338,8 @@ describe('connecting', () => {
     await expect(Promise.resolve(failing.connectWorkspace(call, { name: 'default' }))).rejects.toThrow('forced failure');
     const after = dump(file);
     expect(after).toEqual(before);
+    // The copy made before the transaction went with it.
+    expect(fs.readdirSync(path.join(site.dir, 'backups'))).toEqual([]);
     expect(site.host.list().find((w) => w.name === 'default')!.remote).toBeUndefined();
   }, 60_000);
 
