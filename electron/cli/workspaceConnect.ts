@@ -15,7 +15,7 @@ import { ConnectRefused } from '../remote/connect';
 import { connectIn, connectPlanIn } from '../workspaces/connect';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
 import { instanceFor, parseCommand, startedDataDir } from './context';
-import { CliError, joined, jsonWords, line, type Line, type Output } from './output';
+import { CliError, joined, line, type Line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 
 export const WORKSPACE_CONNECT = defineCommand({
@@ -66,7 +66,7 @@ function shortValue(value: JsonValue): Line {
 }
 
 function itemLines(item: ConnectItem, decided: Line): Line[] {
-  const out = [line`  ${item.resource} ${jsonWords(item.name)} (local ${item.pk}${item.centralPk === null ? '' : line`, central ${item.centralPk}`}): ${decided}`];
+  const out = [line`  ${item.resource} "${item.name}" (local ${item.pk}${item.centralPk === null ? '' : line`, central ${item.centralPk}`}): ${decided}`];
   for (const difference of item.differences.slice(0, LISTED_DIFFERENCES)) out.push(line`      ${difference.field}: mine ${shortValue(difference.mine)}, central ${shortValue(difference.central)}`);
   if (item.differences.length > LISTED_DIFFERENCES) out.push(line`      … and ${item.differences.length - LISTED_DIFFERENCES} more fields`);
   return out;
@@ -90,7 +90,7 @@ function planLines(plan: ConnectPlan, decisions: unknown): Line[] {
         action.kind === 'create'
           ? action.name === action.item.name
             ? line`create`
-            : line`create as ${jsonWords(action.name)}`
+            : line`create as "${action.name}"`
           : action.kind === 'leave_out'
             ? line`leave out`
             : action.mine === 'none'

@@ -10,6 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { workspaceFile } from '../../electron/workspaces/dataFolder';
+import { visible } from '../../shared/text/visible';
 import { startReference, type ReferenceServer } from '../helpers/reference';
 import { startAppServer } from '../helpers/server';
 import { outpost } from '../helpers/syncCli';
@@ -72,7 +73,7 @@ describe('outpost workspace connect', () => {
     expect(result.stdout).toContain(`vendor_probe "${p}-mine"`);
     expect(result.stdout).toContain('location: mine "rack 1", central "central rack"');
     expect(result.stdout).not.toContain('\u001b');
-    expect(result.stdout).toContain('\\u001b[31m');
+    expect(result.stdout).toContain(`vendor_probe "${visible(`${p}-evil\u001b[31m`)}"`);
     // A long value is cut, not printed whole.
     expect(result.stdout).not.toContain('x'.repeat(100));
     expect(result.stdout).toMatch(/kept here: 0 host identities as local evidence/);
