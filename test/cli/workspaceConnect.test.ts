@@ -4,6 +4,7 @@
  * bounded) and nothing is sent or changed; bad decisions are refused with a clear message; with
  * --yes the workspace is connected and the next `outpost sync` sends what was decided.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { workspaceFile } from '../../electron/workspaces/dataFolder';
 import { visible } from '../../shared/text/visible';
 import { startReference, type ReferenceServer } from '../helpers/reference';
 import { startAppServer } from '../helpers/server';
-import { outpost } from '../helpers/syncCli';
+import { CLI, outpost } from '../helpers/syncCli';
 
 const P = '/rest/appliances/vendor_probe/';
 
@@ -63,7 +64,39 @@ async function standalone(): Promise<{ dir: string; file: string; p: string; pks
   return { dir, file: workspaceFile(dir, 'default'), p, pks };
 }
 
+/** `outpost ARGS` on a terminal (a pseudo-terminal made by script(1)), answering `answer` once asked; its output. */
+function onTerminal(args: readonly string[], answer: string): Promise<{ status: number | null; output: string }> {
+  const command = [process.execPath, CLI, ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let answered = false;
+  const seen = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!answered && output.includes('Connect? [y/N]')) {
+      answered = true;
+      child.stdin.write(`${answer}\n`);
+    }
+  };
+  child.stdout.on('data', seen);
+  child.stderr.on('data', seen);
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, output })));
+}
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
 describe('outpost workspace connect', () => {
+  test.runIf(hasScript)('on a terminal it asks; "n" changes nothing, "y" connects', async () => {
+    const { dir, file } = await standalone();
+    const before = dump(file);
+    const declined = await onTerminal(['workspace', 'connect', 'default', '--remote', 'central', '--data', dir], 'n');
+    expect(declined.status, declined.output).toBe(0);
+    expect(declined.output).toContain('nothing was sent and nothing changed');
+    expect(dump(file)).toEqual(before);
+    const accepted = await onTerminal(['workspace', 'connect', 'default', '--remote', 'central', '--data', dir], 'y');
+    expect(accepted.status, accepted.output).toBe(0);
+    expect(accepted.output).toContain('workspace "default" is now bound to remote "central"');
+  }, 60_000);
+
   test('without --yes prints the plan (names escaped, values bounded) and changes nothing', async () => {
     const { dir, file, p } = await standalone();
     const before = dump(file);
