@@ -14,6 +14,7 @@
  *   npm run bench:sync -- [--probes 10000] [--runs 7] [--push 1000] [--page-size 1000] [--concurrency 4]
  *                         [--no-push] [--no-pin] [--write]
  *   npm run bench:sync -- --case plan [--runs 7] [--concurrency 4]     (bench/syncPlan.ts)
+ *   npm run bench:sync -- --case connect [--probes 10000]    (connecting a standalone workspace: syncConnect.ts)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +38,7 @@ import { syncPlanCase, type CaseContext } from './syncPlan';
 const CASES: Readonly<Record<string, (context: CaseContext) => Promise<void>>> = {
   plan: syncPlanCase,
 };
+import { syncConnectBench } from './syncConnect';
 
 // Runs as dist/bench/sync.bench.cjs.
 const ROOT = path.resolve(__dirname, '../..');
@@ -54,7 +56,7 @@ const { values: options } = parseArgs({
     'no-pin': { type: 'boolean', default: false },
     'no-push': { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
-    /** One case alone instead of the pull and push comparison: `--case plan` (issue 25). */
+    /** One case alone instead of the pull and push comparison: `--case plan` or `--case connect` (issue 25). */
     case: { type: 'string' },
   },
 });
@@ -396,6 +398,7 @@ const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toF
 const ratio = (x: number, base: number) => (x / base).toFixed(2);
 
 async function main(): Promise<void> {
+  if (options.case === 'connect') return syncConnectBench(CACHE, PROBES, log);
   if (!fs.existsSync(REFERENCE)) throw new Error(`the reference server is not at ${REFERENCE}`);
   fs.mkdirSync(CACHE, { recursive: true });
   if (options.case !== undefined) {

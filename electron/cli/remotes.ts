@@ -12,6 +12,7 @@ import { instanceFor, parseCommand, startedDataDir } from './context';
 import { line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
 import { NEW_WORKSPACE_MODE_DEFAULT, pushModeOf } from '../../shared/sync/review';
+import { WORKSPACE_CONNECT, workspaceConnect } from './workspaceConnect';
 
 const DATA = { data: COMMON_OPTIONS.data } as const;
 const STEP_MARKS: Readonly<Record<RemoteTestOutcome, string>> = { passed: 'ok    ', failed: 'FAILED', skipped: 'skip  ', 'not-tried': '-     ' };
@@ -109,7 +110,7 @@ const WORKSPACE_DELETE = defineCommand({
 export const WORKSPACE: CommandGroup = {
   name: 'workspace',
   summary: 'The workspaces of the data folder: one SQLite file each.',
-  commands: [WORKSPACE_CREATE, WORKSPACE_LIST, WORKSPACE_DELETE],
+  commands: [WORKSPACE_CREATE, WORKSPACE_LIST, WORKSPACE_CONNECT, WORKSPACE_DELETE],
 };
 
 function tokenFrom(values: { token?: string | undefined; 'token-file'?: string | undefined }): string | undefined {
@@ -305,7 +306,9 @@ export async function workspaceCommand(args: readonly string[], out: Output): Pr
       }
       return 0;
     }
+    case 'connect':
+      return workspaceConnect(rest, out);
     default:
-      throw new UsageError(sub === undefined ? 'workspace needs a subcommand: create, list, delete' : `unknown workspace subcommand "${sub}"`, 'workspace');
+      throw new UsageError(sub === undefined ? 'workspace needs a subcommand: create, list, connect, delete' : `unknown workspace subcommand "${sub}"`, 'workspace');
   }
 }

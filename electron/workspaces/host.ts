@@ -451,6 +451,40 @@ export class WorkspaceHost {
     if (session instanceof RemoteSession) await session.close().catch(() => undefined);
   }
 
+  /**
+   * Run `fn` on a workspace: the current one as it is served, another one opened for it and
+   * closed after (a connect plans and commits on it: electron/workspaces/connect.ts).
+   */
+  async onWorkspace<T>(name: string, fn: (opened: OpenedWorkspace) => Promise<T>): Promise<T> {
+    const checked = this.known(name);
+    if (checked === this.currentName) return fn(this.opened);
+    const opened = this.openKnown(checked);
+    try {
+      return await fn(opened);
+    } finally {
+      opened.close();
+    }
+  }
+
+  /**
+   * A workspace was just bound to a central server (a connect): opened again as bound (its
+   * changes recorded in the outbox from now on), `first` run on it (the first pull) before its
+   * sync session starts when it is the current one, so that nothing else syncs it meanwhile.
+   */
+  async reopenBound<T>(name: string, first: (opened: OpenedWorkspace) => Promise<T>): Promise<T> {
+    const checked = this.known(name);
+    if (checked !== this.currentName) return this.onWorkspace(checked, first);
+    await this.retire(this.opened, this.remoteSession);
+    this.remoteSession = undefined;
+    this.opened = this.openKnown(checked);
+    try {
+      return await first(this.opened);
+    } finally {
+      this.remoteSession = this.link(this.opened);
+      for (const listener of this.listeners) listener(checked);
+    }
+  }
+
   /** Close the current workspace (after its sync, if one runs, has stopped at a safe point). */
   close(): Promise<void> {
     return this.retire(this.opened, this.remoteSession);

@@ -55,7 +55,7 @@ export interface LocalHost {
 }
 
 /** The field naming an item within its list (services are keyed by proto and port, then by app_proto). */
-const ITEM_KEY: Readonly<Record<Exclude<HostListName, 'services' | 'net_info'>, string>> = {
+export const ITEM_KEY: Readonly<Record<Exclude<HostListName, 'services' | 'net_info'>, string>> = {
   hostname: 'host', username: 'user', roles: 'name', client_service: 'name', 'http.user_agent': 'agent', 'tls.ja3': 'hash', 'tls.ja4': 'hash', 'ssh.client': 'software_version',
 };
 

@@ -204,6 +204,12 @@ const WALKS: Readonly<Record<string, () => readonly Walk[]>> = {
   'remote remove': () => [{ args: ['remote', 'remove', H, '--data', odd], shows: [H] }],
   'workspace create': () => [{ args: at('workspace', 'create', 'third') }],
   'workspace delete': () => [{ args: at('workspace', 'delete', 'spare') }],
+  // Plans only (no --yes): a bound workspace's (a problem, its objects' names), and one over a central server whose answers hold the sequences.
+  'workspace connect': () => [
+    { args: at('workspace', 'connect', 'site', '--remote', 'central'), shows: [`probe-${H}`] },
+    { args: at('workspace', 'connect', 'site', '--remote', 'central', '--json'), json: (parsed) => expect(strings(parsed)).toEqual(expect.arrayContaining([`probe-${H}`])) },
+    { args: at('workspace', 'connect', 'lied', '--remote', 'liar') },
+  ],
   'workspace list': () => [{ args: at('workspace', 'list') }, { args: at('workspace', 'list', '--json'), json: (parsed) => expect(Array.isArray(parsed)).toBe(true) }],
   sync: () => [
     { args: at('sync', '--workspace', 'lied'), shows: [SERVER_SAYS] },

@@ -32,6 +32,7 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
   'remote remove': [...DATA],
   'workspace create': [...DATA, '--remote'],
   'workspace list': [...DATA, '--json'],
+  'workspace connect': [...DATA, '--remote', '--decisions', '--push', '--yes', '--json'],
   'workspace delete': [...DATA],
   sync: [...WORKSPACE, '--json', '--allow-mass-delete', '--page-size'],
   conflicts: [...WORKSPACE, '--json'],
