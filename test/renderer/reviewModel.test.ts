@@ -92,3 +92,13 @@ describe('a plan in words', () => {
     expect(applyOutcome(plan, { applied: [], stopped: [] }).sent).toBe('Nothing was sent.');
   });
 });
+
+describe('a plan that could not be made says what to try', () => {
+  test('by the kind of failure the answer names, else by its status', async () => {
+    const { planFailureAdvice } = await import('../../renderer/src/screens/reviewModel');
+    const { syncAdvice } = await import('../../shared/app/sync');
+    expect(planFailureAdvice(502, { detail: 'x', kind: 'auth' })).toBe(syncAdvice('auth'));
+    expect(planFailureAdvice(502, { detail: 'unreachable' })).toBe(syncAdvice('network'));
+    expect(planFailureAdvice(409, { detail: 'busy' })).toMatch(/Another sync/);
+  });
+});

@@ -13,10 +13,13 @@ import { useNow } from '../components/useNow';
 import { boundedText } from '../components/bounded';
 import { BoundedText } from '../components/BoundedText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { href, useRoute } from '../router';
+import { href, navigate, useRoute } from '../router';
 import { useStatus } from '../stores/status';
 import { followSync, useSync } from '../stores/sync';
 import { ConflictView } from './ConflictView';
+import { SyncConnect } from './SyncConnect';
+import { PushModeCard } from './SyncPushMode';
+import { SyncReview } from './SyncReview';
 import { DateTime, dateTitle } from '../components/DateTime';
 import {
   ageText,
@@ -332,8 +335,17 @@ function Standalone() {
         nothing to sync.
       </p>
       <p>
-        To work against a central server, add it in <a href={href('/settings')}>Settings</a> (Remotes: its URL and a token), then create a workspace
-        bound to it (Workspaces: choose the central server) and open that workspace.
+        To send what was made here to a central server, connect this workspace: a plan shows first what would be created there and what has the
+        same name there, and nothing changes until you confirm.
+      </p>
+      <p>
+        <a className="button primary" href={href('/sync/connect')}>
+          Connect to a central server…
+        </a>
+      </p>
+      <p className="muted">
+        Or work in a new workspace bound to it: add the central server in <a href={href('/settings')}>Settings</a> (Remotes: its URL and a token), then
+        create a workspace bound to it (Workspaces) and open that workspace.
       </p>
     </section>
   );
@@ -353,12 +365,16 @@ export function SyncScreen() {
   useEffect(() => (mode === 'bound' ? followSync() : undefined), [mode]);
 
   const conflictsRoute = route.segments[1] === 'conflicts';
+  const reviewRoute = route.segments[1] === 'review';
+  const connectRoute = route.segments[1] === 'connect';
+  const reviewMode = status?.pushMode === 'review';
   const seqText = route.segments[2];
   const seq = seqText !== undefined && /^\d+$/.test(seqText) ? Number(seqText) : undefined;
   const syncing = status?.syncing === true;
 
   let body;
-  if (mode === 'standalone') body = <Standalone />;
+  if (connectRoute) body = <SyncConnect />;
+  else if (mode === 'standalone') body = <Standalone />;
   else if (!loaded) body = <p className="loading" role="status">Loading…</p>;
   else if (unavailable?.status === 404) body = <Standalone />;
   else if (unavailable) {
@@ -369,10 +385,12 @@ export function SyncScreen() {
     );
   } else if (!status) body = null;
   else if (conflictsRoute) body = <ConflictView seq={seq} now={now} />;
+  else if (reviewRoute) body = <SyncReview />;
   else {
     body = (
       <>
         <RemoteCard status={status} now={now} />
+        <PushModeCard mode={status.pushMode} />
         <ConflictsSummary count={entries.filter((e) => e.state === 'conflict').length} />
         <RefusedChanges entries={entries.filter((e) => e.state === 'parked')} now={now} />
         <Outbox entries={entries} now={now} />
@@ -383,17 +401,23 @@ export function SyncScreen() {
   return (
     <div className="screen sync-screen">
       <header className="pane-head">
-        <h1>{conflictsRoute ? 'Sync: conflicts' : 'Sync'}</h1>
-        {conflictsRoute ? (
+        <h1>{conflictsRoute ? 'Sync: conflicts' : reviewRoute ? 'Sync: review' : connectRoute ? 'Sync: connect' : 'Sync'}</h1>
+        {conflictsRoute || reviewRoute || connectRoute ? (
           <a className="back" href={href('/sync')}>
             Back to Sync
           </a>
         ) : (
           status && mode === 'bound' && (
             <div className="actions">
-              <button type="button" className="primary" disabled={syncing} onClick={() => void syncNow()}>
-                {syncing ? 'Syncing…' : 'Sync now'}
+              {/* After review, Sync now opens the Review: nothing leaves unseen (pulls run on their own). */}
+              <button type="button" className="primary" disabled={syncing && !reviewMode} title={reviewMode ? 'Opens the Review: changes are sent after you review them' : undefined} onClick={() => (reviewMode ? navigate(href('/sync/review')) : void syncNow())}>
+                {syncing && !reviewMode ? 'Syncing…' : 'Sync now'}
               </button>
+              {!reviewMode && (
+                <a className="button" href={href('/sync/review')}>
+                  Review
+                </a>
+              )}
             </div>
           )
         )}

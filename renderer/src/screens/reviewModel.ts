@@ -2,6 +2,7 @@
  * The Review (issue 25 §2): what the Sync screen shows of a push plan (shared/sync/review.ts) and
  * the choices made on it. Pure: tested directly with hand-made plans (test/renderer/reviewModel.test.ts).
  */
+import { syncAdvice, type SyncErrorKind } from '../../../shared/app/sync';
 import { withDependencies, type ApplyChoice, type ApplyResult, type PlanEntry, type PlanOutcome, type PlanReach, type ReviewPlan } from '../../../shared/sync/review';
 import { countText } from '../components/countText';
 import { fieldLabel, plural, resourceText } from './syncFormat';
@@ -105,4 +106,14 @@ export function planSummary(plan: Pick<ReviewPlan, 'entries'>): string {
   for (const e of plan.entries) counts.set(e.outcome, (counts.get(e.outcome) ?? 0) + 1);
   const parts = (Object.keys(SUMMARY_TEXT) as PlanOutcome[]).filter((o) => counts.has(o)).map((o) => `${counts.get(o)} ${SUMMARY_TEXT[o]}`);
   return `${plural(plan.entries.length, 'change', 'changes')} to review: ${parts.join(', ')}.`;
+}
+
+/** What to try when the plan could not be made: the sync's own advice for the kind of failure the answer names, else by status. */
+export function planFailureAdvice(status: number, body: unknown): string {
+  const kind = typeof body === 'object' && body !== null && 'kind' in body ? (body as { kind: unknown }).kind : undefined;
+  const known = typeof kind === 'string' ? syncAdvice(kind as SyncErrorKind) : null;
+  if (known) return known;
+  if (status === 0 || status === 502 || status === 503 || status === 504) return syncAdvice('network')!;
+  if (status === 409) return 'Another sync of this workspace is running: review again once it has ended.';
+  return 'Review again; if it happens again, report it with the message above.';
 }
