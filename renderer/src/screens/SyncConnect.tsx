@@ -16,7 +16,7 @@ import { href, navigate } from '../router';
 import { useStatus } from '../stores/status';
 import { connectRequest, countLines, decisionErrors, decisionText, groupsOf, initialDecisions, type Decisions } from './connectModel';
 import { PushModeChoice } from './SyncPushMode';
-import { fieldLabel, plural, resourceText, valueLines } from './syncFormat';
+import { fieldLabel, resourceText, valueLines } from './syncFormat';
 
 function ItemName({ item }: { item: ConnectItem }) {
   return (
@@ -290,7 +290,6 @@ export function SyncConnect() {
           }}
         />
       )}
-      {plan.data && <p className="muted">{plural(plan.data.items.length, 'object', 'objects')} here in the plan.</p>}
     </section>
   );
 }

@@ -6,7 +6,7 @@
 import { CONNECTED_RESOURCES, DEFAULT_COLLISION_DECISION, itemKey, type ConnectDecision, type ConnectItem, type ConnectPlan, type ConnectRequest } from '../../../shared/sync/connect';
 import type { PushMode } from '../../../shared/sync/review';
 import { countText } from '../components/countText';
-import { plural, resourceText } from './syncFormat';
+import { plural } from './syncFormat';
 
 export type Decisions = Readonly<Record<string, ConnectDecision>>;
 
@@ -64,12 +64,20 @@ export function connectRequest(plan: Pick<ConnectPlan, 'items' | 'central' | 're
   return { remote: plan.remote.name, central: plan.central, decisions: chosen, pushMode };
 }
 
+const KIND_TEXT: Readonly<Record<(typeof CONNECTED_RESOURCES)[number], readonly [string, string]>> = {
+  source: ['source', 'sources'],
+  ruleset: ['ruleset', 'rulesets'],
+  vendor_probe_template: ['template', 'templates'],
+  vendor_probe: ['vendor probe', 'vendor probes'],
+  engine_probe: ['engine probe', 'engine probes'],
+};
+
 /** What else connecting does, one sentence each. */
 export function countLines(plan: Pick<ConnectPlan, 'centralCounts' | 'hosts' | 'localHistory' | 'localUsers'>): string[] {
   const total = CONNECTED_RESOURCES.reduce((sum, r) => sum + (plan.centralCounts[r] ?? 0), 0);
-  const parts = CONNECTED_RESOURCES.filter((r) => (plan.centralCounts[r] ?? 0) > 0).map((r) => `${countText(plan.centralCounts[r])} ${resourceText(r).toLowerCase()}`);
+  const parts = CONNECTED_RESOURCES.filter((r) => (plan.centralCounts[r] ?? 0) > 0).map((r) => `${countText(plan.centralCounts[r])} ${KIND_TEXT[r][plan.centralCounts[r] === 1 ? 0 : 1]}`);
   return [
-    total === 0 ? 'The central server holds no objects yet: nothing is pulled.' : `${plural(total, 'object', 'objects')} of the central server will be pulled (${parts.join(', ')}).`,
+    total === 0 ? 'The central server holds no objects yet: nothing is pulled.' : `${countText(total)} ${total === 1 ? 'object' : 'objects'} of the central server will be pulled (${parts.join(', ')}).`,
     `${plural(plan.hosts, 'host identity', 'host identities')} kept here as local evidence: no pull erases them.`,
     `${plural(plan.localHistory, 'history entry', 'history entries')} and ${plural(plan.localUsers, 'user', 'users')} stay local.`,
   ];
