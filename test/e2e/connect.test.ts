@@ -4,14 +4,14 @@
  * Remotes when there is none); the plan lists what is created there, what is the same there and
  * the collisions with their differences, each decided; Cancel changes nothing; a central server
  * that changed since the plan has the plan read again; Connect binds the workspace, after review
- * by default. The plan passes axe. Needs the connect backend (POST /app/workspaces/:name/connect/plan
+ * by default. The plan passes axe; it takes the picture docs/screenshots/connect.png. Needs the connect backend (POST /app/workspaces/:name/connect/plan
  * and /connect). The screen's words are tested in test/renderer/connectModel.test.ts.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceServer } from '../helpers/reference';
 import { startAppServer, type TestAppServer } from '../helpers/server';
-import { openAppAt, RENDERER_DIR, type PageSession } from './browser';
+import { openAppAt, RENDERER_DIR, screenshot, type PageSession } from './browser';
 import { axeViolations } from './layoutCheck';
 
 const T = '/rest/appliances/vendor_probe_template/';
@@ -85,6 +85,7 @@ describe('connecting a standalone workspace', () => {
     expect(await page.getByRole('radio', { name: /After review/ }).isChecked()).toBe(true);
     await page.getByText(/objects? of the central server will be pulled/).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'connect');
 
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.getByRole('heading', { name: 'This workspace is standalone' }).waitFor();

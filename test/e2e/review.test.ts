@@ -4,7 +4,8 @@
  * Sync now opens the Review, which shows each change's fields as the central server holds them
  * now → after the push and a template change's reach; choosing a change takes what it needs;
  * a change made there since the review is not overwritten, its entry stops and the plan is read
- * again; automatically, changes leave on their own. The Review passes axe.
+ * again; automatically, changes leave on their own. The Review passes axe. It takes the picture
+ * docs/screenshots/review.png (with OUTPOST_SCREENSHOTS=1).
  * Needs the review backend (GET /app/sync/plan, POST /app/sync/apply, PUT /app/sync/push-mode).
  * The screen's words are tested in test/renderer/reviewModel.test.ts.
  */
@@ -12,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceServer } from '../helpers/reference';
 import { startBound, type BoundWorkspace } from '../helpers/sync';
-import { openAppAt, RENDERER_DIR, type PageSession } from './browser';
+import { openAppAt, RENDERER_DIR, screenshot, type PageSession } from './browser';
 import { axeViolations } from './layoutCheck';
 
 const T = '/rest/appliances/vendor_probe_template/';
@@ -95,6 +96,7 @@ describe('after review', () => {
     await template.getByText('changes Capture threads on 3 probes: lyon-edge-1, lyon-edge-2, paris-edge-3').waitFor();
     expect(await entryOf(/lyon-edge-1/).getByRole('row', { name: /Location/ }).innerText()).toMatch(/Location\s+\(empty\)\s+Lyon, rack 7/);
     expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'review');
   });
 
   test('a change made on the central server since the review is not overwritten: its entry stops, the plan is read again', async () => {
