@@ -219,3 +219,22 @@ describe('connecting a standalone workspace', () => {
     expect(requests).toHaveLength(1);
   });
 });
+
+describe('a new bound workspace is asked how it sends', () => {
+  test('once a central server is chosen: after review by default, and the choice goes with the create', async () => {
+    const bodies: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/app/workspaces') bodies.push(request.postDataJSON());
+    });
+    await page.goto(`${standalone.url}/#/settings`);
+    await page.getByLabel('New workspace').fill('lyon');
+    expect(await page.getByRole('radio', { name: /After review/ }).count()).toBe(0);
+    await page.getByLabel('Central server', { exact: true }).selectOption('hq');
+    expect(await page.getByRole('radio', { name: /After review/ }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: /Automatically/ }).check();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByText('Workspace "lyon" created').waitFor();
+    expect(bodies).toEqual([{ name: 'lyon', remote: 'hq', pushMode: 'automatic' }]);
+  });
+});

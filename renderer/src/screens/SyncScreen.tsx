@@ -3,8 +3,10 @@
  * reachable (only an answer makes it "Online"), the last accepted push, the last attempt and
  * the next one's countdown, the last pull, the last sync's outcome with what to try, "Sync now" with a progress bar while it runs, the changes
  * waiting in the outbox, the changes the central server refused with its message (retry or
- * discard), and the conflicts to resolve (`#/sync/conflicts`, `#/sync/conflicts/<seq>`).
- * A standalone workspace has none of this: the screen says how to get a bound one. Names,
+ * discard), and the conflicts to resolve (`#/sync/conflicts`, `#/sync/conflicts/<seq>`); the push
+ * mode (after review, *Sync now* opens the Review, `#/sync/review`: SyncReview.tsx).
+ * A standalone workspace has none of this: the screen offers to connect it (`#/sync/connect`:
+ * SyncConnect.tsx) or says how to get a bound one. Names,
  * comments and the central server's messages are shown bounded (components/BoundedText.tsx).
  */
 import { useEffect, useState } from 'react';
