@@ -8,7 +8,7 @@ import { ApiError } from '../../shared/api/errors';
 import { isItemField, type ItemFieldName } from '../../shared/api/inheritance';
 import { otherChanges, previewTemplateSave, type OwnerValues, type PreviewNode, type PreviewTree } from '../../shared/api/inheritancePreview';
 import { MESSAGES } from '../../shared/api/messages';
-import { validateWrite } from '../../shared/api/validate';
+import { validateWrite, type ValidatedWrite } from '../../shared/api/validate';
 import type { TemplatePreview } from '../../shared/app/templatePreview';
 import { INHERITABLE, vendorProbeTemplate, type InheritableName, type JsonObject, type JsonValue } from '../../shared/resources';
 import { lookupPk } from '../server/handlers/model';
@@ -80,7 +80,7 @@ function preview(services: Services, pk: number, body: JsonObject): TemplatePrev
   const existing = table.get(pk);
   if (!existing) throw ApiError.detail(404, MESSAGES.notFound);
   const owners = new Owners(services.store, () => services.store.now());
-  let write;
+  let write: ValidatedWrite;
   try {
     write = validateWrite(vendorProbeTemplate, body, 'partial', {
       refExists: (target, ref) => services.exists(target, ref),

@@ -267,10 +267,15 @@ function RefusedChanges({ entries, now }: { entries: readonly EntryView[]; now: 
   );
 }
 
-function Outbox({ entries, now }: { entries: readonly EntryView[]; now: number }) {
+function Outbox({ entries, now, review }: { entries: readonly EntryView[]; now: number; review: boolean }) {
   return (
     <section className="sync-card" aria-labelledby="sync-outbox-title">
-      <h2 id="sync-outbox-title">Changes waiting</h2>
+      <h2 id="sync-outbox-title">{review ? 'Changes awaiting review' : 'Changes waiting'}</h2>
+      {review && entries.length > 0 && (
+        <p className="muted">
+          Nothing here leaves until you send it from the <a href={href('/sync/review')}>Review</a>.
+        </p>
+      )}
       {entries.length === 0 ? (
         <p className="empty">Nothing waits: every change made here has reached the central server.</p>
       ) : (
@@ -395,7 +400,7 @@ export function SyncScreen() {
         <PushModeCard mode={status.pushMode} />
         <ConflictsSummary count={entries.filter((e) => e.state === 'conflict').length} />
         <RefusedChanges entries={entries.filter((e) => e.state === 'parked')} now={now} />
-        <Outbox entries={entries} now={now} />
+        <Outbox entries={entries} now={now} review={reviewMode} />
       </>
     );
   }
