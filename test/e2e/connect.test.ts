@@ -76,8 +76,11 @@ describe('connecting a standalone workspace', () => {
 
   test('the plan: created there, the same there, collisions with mine vs central; Cancel changes nothing', async () => {
     await readPlan();
-    await page.getByRole('heading', { name: 'Created on the central server (1)' }).waitFor();
-    await page.getByRole('heading', { name: 'Already there, the same (1)' }).waitFor();
+    // Listed by kind and name (a workspace may hold more than these, e.g. a seeded ruleset).
+    await page.getByRole('heading', { name: /^Created on the central server \(\d+\)$/ }).waitFor();
+    await page.getByRole('listitem').filter({ hasText: /vendor probe\s+lyon-edge-1/ }).waitFor();
+    await page.getByRole('heading', { name: /^Already there, the same \(\d+\)$/ }).waitFor();
+    await page.getByRole('listitem').filter({ hasText: /template\s+Lab$/ }).waitFor();
     const collision = page.getByRole('group', { name: /Branch sites/ });
     expect(await collision.getByRole('row', { name: /Capture threads/ }).innerText()).toMatch(/Capture threads\s+4\s+2/);
     // The default keeps everything: the central object, my values queued for review.
