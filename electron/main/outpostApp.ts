@@ -36,6 +36,7 @@ import { askServer } from './serverClient';
 import { SecretVault, type SafeStorageLike } from './secretVault';
 import { ServerSupervisor, type ForkServer, type SupervisorOptions } from './serverSupervisor';
 import { askBeforeDiscarding, discardQuestion } from './unsavedChanges';
+import { mayQuit } from './quitQuestion';
 import { loadWindowState, saveWindowState, trackWindowState } from './windowState';
 
 export type OutpostWindow = Pick<
@@ -202,14 +203,26 @@ export async function runOutpost(electron: ElectronModules, runtime: RuntimeInfo
   app.on('window-all-closed', () => {
     if (runtime.platform !== 'darwin') app.quit();
   });
-  // Quitting waits for the server to close its databases (WAL checkpoint), then quits for real.
+  // Quitting asks first when changes await review (quitQuestion.ts), then waits for the server to
+  // close its databases (WAL checkpoint), then quits for real.
   let stopped = false;
+  let stopping = false;
   app.on('before-quit', (event) => {
     if (stopped) return;
     event.preventDefault();
-    void supervisor.stop().then(() => {
-      stopped = true;
-      app.quit();
+    if (stopping) return;
+    stopping = true;
+    void mayQuit(() => askServer(supervisor.endpoint(), '/app/status'), electron.dialog).then((quit) => {
+      if (!quit) {
+        stopping = false;
+        // The last window may be gone already (closing it quits on Windows and Linux): the engineer stays to review.
+        if (!window) window = openWindow();
+        return;
+      }
+      void supervisor.stop().then(() => {
+        stopped = true;
+        app.quit();
+      });
     });
   });
 

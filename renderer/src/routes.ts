@@ -21,6 +21,8 @@ export const ROUTES = [
   '/sync',
   '/sync/conflicts',
   '/sync/conflicts/:seq',
+  '/sync/review',
+  '/sync/connect',
   '/settings',
 ] as const;
 

@@ -91,6 +91,9 @@ const EXAMPLES: Readonly<Record<RoutePattern, () => string>> = {
   '/sync': () => '#/sync',
   '/sync/conflicts': () => '#/sync/conflicts',
   '/sync/conflicts/:seq': () => `#/sync/conflicts/${known.conflict}`,
+  // The Review reads the plan from the reference server; the connect screen of a bound workspace says it is bound.
+  '/sync/review': () => '#/sync/review',
+  '/sync/connect': () => '#/sync/connect',
   '/settings': () => '#/settings',
 };
 

@@ -238,6 +238,10 @@ describe('probes from templates', () => {
     await page.getByRole('group', { name: 'Protocols' }).getByRole('button', { name: 'Add protocol' }).click();
     await field('Protocol 2 name').fill('smb');
     await page.getByRole('button', { name: 'Save changes' }).click();
+    // The template is in use: what the save changes for the probe is shown first (test/e2e/templatePreview.test.ts).
+    const preview = page.getByRole('dialog', { name: 'Saving this template changes 1 probe' });
+    await preview.getByText('Saving changes Capture threads on 1 probe:').waitFor();
+    await preview.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved. Templates and probes that inherit from it follow.').waitFor();
 
     await users.getByRole('row').filter({ hasText: 'par-dc-01' }).click();

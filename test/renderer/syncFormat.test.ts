@@ -103,3 +103,13 @@ describe('the sync state in words', () => {
     expect(STATE_TEXT.unconfirmed).not.toMatch(/sent$/);
   });
 });
+
+describe('the status bar counts changes awaiting review apart', () => {
+  test('after review: "N changes awaiting review"; automatically: "N changes waiting"', async () => {
+    const { waitingText } = await import('../../renderer/src/screens/syncFormat');
+    expect(waitingText({ pushMode: 'review', awaitingReview: 3, outbox: { pending: 3 } })).toEqual({ text: '3 changes awaiting review', kind: 'review' });
+    expect(waitingText({ pushMode: 'review', awaitingReview: 1, outbox: { pending: 1 } }).text).toBe('1 change awaiting review');
+    expect(waitingText({ pushMode: 'automatic', awaitingReview: 0, outbox: { pending: 3 } })).toEqual({ text: '3 changes waiting', kind: 'waiting' });
+    expect(waitingText({ pushMode: 'review', awaitingReview: 0, outbox: { pending: 0 } })).toEqual({ text: 'No changes waiting', kind: 'clear' });
+  });
+});

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/api/inheritance';
 import { MESSAGES, message } from '../../../shared/api/messages';
 import { requireObject, validateComment, type ValidatedWrite } from '../../../shared/api/validate';
-import { INHERITABLE, type InheritableName } from '../../../shared/resources';
+import { INHERITABLE, type InheritableName, type JsonObject, type Resource } from '../../../shared/resources';
 import { noContent } from '../http/types';
 import type { Endpoint, RequestContext } from '../routing/endpoint';
 import type { Services } from '../store/services';
@@ -34,6 +34,39 @@ function overridesOf(row: Row | undefined): string[] {
 
 function pairsOf(write: ValidatedWrite, field: 'interfaces' | 'protocols'): ItemPair[] | undefined {
   return write.items[field]?.map((item): ItemPair => [item.name, item.flag]);
+}
+
+/**
+ * The inheritance checks of a write (rules 6–7): a template may not become its own ancestor, and
+ * an inherited field may not be given another value. `body` is the request's, so that only what
+ * it gives counts (not the defaults a create fills in). Throws the API's 400.
+ */
+export function checkInheritedWrite(owners: Owners, kind: OwnerKind, resource: Resource, body: JsonObject, write: ValidatedWrite, existing: Row | undefined): void {
+  const parentValue = 'parent_tmpl' in write.values ? write.values.parent_tmpl : existing ? intOrNull(existing, 'parent_tmpl') : null;
+  if (parentValue === null || parentValue === undefined) return;
+  const parentPk = Number(parentValue);
+  if (kind === 'template' && existing && closesCycle(int(existing, 'pk'), parentPk, (pk) => owners.parentOf(pk))) {
+    throw ApiError.validation({ parent_tmpl: [MESSAGES.cycle] });
+  }
+  const overrides = (write.values.overriden_fields as string[] | undefined) ?? overridesOf(existing);
+  const given: Partial<Record<InheritableName, string>> = {};
+  for (const field of INHERITABLE) {
+    if (!(field in body)) continue;
+    if (isItemField(field)) {
+      const pairs = pairsOf(write, field);
+      if (pairs) given[field] = itemsKey(pairs);
+    } else if (field in write.values) {
+      given[field] = scalarKey(toSql(resource.fields[field]!, write.values[field]!));
+    }
+  }
+  const parentState = owners.state({ kind: 'template', pk: parentPk });
+  if (!parentState) return;
+  const parent = { name: parentState.name, values: owners.snapshot({ kind: 'template', pk: parentPk }) };
+  const current = existing
+    ? { parent: intOrNull(existing, 'parent_tmpl'), overrides: overridesOf(existing), values: owners.snapshot({ kind, pk: int(existing, 'pk') }) }
+    : undefined;
+  const errors = inheritedFieldErrors(given, overrides, parentPk, parent, current);
+  if (Object.keys(errors).length > 0) throw ApiError.validation(errors);
 }
 
 /** Hooks shared by templates and first-family probes: items, inheritance checks and copies. */
@@ -55,35 +88,7 @@ function inheritableHooks(services: Services, owners: Owners, kind: OwnerKind, t
     return { ...out, ...(extra.fragments?.(ctx, pks) ?? {}) };
   };
 
-  const validate: ModelHooks['validate'] = (ctx, write, existing) => {
-    const parentValue = 'parent_tmpl' in write.values ? write.values.parent_tmpl : existing ? intOrNull(existing, 'parent_tmpl') : null;
-    if (parentValue === null || parentValue === undefined) return;
-    const parentPk = Number(parentValue);
-    if (kind === 'template' && existing && closesCycle(int(existing, 'pk'), parentPk, (pk) => owners.parentOf(pk))) {
-      throw ApiError.validation({ parent_tmpl: [MESSAGES.cycle] });
-    }
-    const overrides = (write.values.overriden_fields as string[] | undefined) ?? overridesOf(existing);
-    // Only what the request itself gives counts, not the defaults a create fills in.
-    const body = requireObject(ctx.body());
-    const given: Partial<Record<InheritableName, string>> = {};
-    for (const field of INHERITABLE) {
-      if (!(field in body)) continue;
-      if (isItemField(field)) {
-        const pairs = pairsOf(write, field);
-        if (pairs) given[field] = itemsKey(pairs);
-      } else if (field in write.values) {
-        given[field] = scalarKey(toSql(resource.fields[field]!, write.values[field]!));
-      }
-    }
-    const parentState = owners.state({ kind: 'template', pk: parentPk });
-    if (!parentState) return;
-    const parent = { name: parentState.name, values: owners.snapshot({ kind: 'template', pk: parentPk }) };
-    const current = existing
-      ? { parent: intOrNull(existing, 'parent_tmpl'), overrides: overridesOf(existing), values: owners.snapshot({ kind, pk: int(existing, 'pk') }) }
-      : undefined;
-    const errors = inheritedFieldErrors(given, overrides, parentPk, parent, current);
-    if (Object.keys(errors).length > 0) throw ApiError.validation(errors);
-  };
+  const validate: ModelHooks['validate'] = (ctx, write, existing) => checkInheritedWrite(owners, kind, resource, requireObject(ctx.body()), write, existing);
 
   /** Items given in the write, then what the parent hands down now. */
   const settle = (ref: OwnerRef, write: ValidatedWrite, previous: Row | undefined) => {

@@ -47,8 +47,11 @@ interface Props {
   readonly initial?: JsonObject | undefined;
   /** Choices for reference fields (parent_tmpl, ruleset, sources). */
   readonly refOptions?: Readonly<Record<string, RefChoices>>;
-  /** Send the payload (PATCH or POST); an ApiFailure's field errors are shown on the form. */
-  readonly onSubmit: (payload: JsonObject) => Promise<void>;
+  /**
+   * Send the payload (PATCH or POST); an ApiFailure's field errors are shown on the form.
+   * 'cancelled': the user chose not to save after all (a preview): the changes stay in the form.
+   */
+  readonly onSubmit: (payload: JsonObject) => Promise<void | 'cancelled'>;
   readonly submitLabel: string;
   readonly onCancel?: () => void;
   /** Fields not to show (set by the screen). */
@@ -279,7 +282,11 @@ export function ResourceForm({ resource, object, initial, refOptions = {}, onSub
     setBusy(true);
     setFailure([]);
     try {
-      await onSubmit({ ...changes, ...(comment.trim() ? { comment: comment.trim() } : {}) });
+      const outcome = await onSubmit({ ...changes, ...(comment.trim() ? { comment: comment.trim() } : {}) });
+      if (outcome === 'cancelled') {
+        setNotice({ kind: 'info', text: 'Not saved: nothing was changed. Your edits are still in the form.' });
+        return;
+      }
       setErrors({});
       setComment('');
       setNotice({ kind: 'ok', text: savedText });

@@ -7,7 +7,7 @@
  */
 import type { SyncStatusView } from '../../../shared/app/sync';
 import { href } from '../router';
-import { connectionText, countdownText, plural } from '../screens/syncFormat';
+import { connectionText, countdownText, plural, waitingText } from '../screens/syncFormat';
 import { boundedText } from './bounded';
 import { useNow } from './useNow';
 import './SyncIndicator.css';
@@ -24,7 +24,8 @@ export function SyncIndicator({ sync }: { sync: SyncStatusView }) {
       </span>
     );
   }
-  const { pending, parked, conflicts } = sync.outbox;
+  const { parked, conflicts } = sync.outbox;
+  const waiting = waitingText({ ...sync, outbox: sync.outbox });
   return (
     <span className="sync-indicator" data-testid="sync-indicator" aria-live="polite">
       <a href={href('/sync')} className={`sync-connection sync-${sync.connection}`} title={`Central server ${boundedText(sync.remote.name)}: open the Sync screen`}>
@@ -37,8 +38,12 @@ export function SyncIndicator({ sync }: { sync: SyncStatusView }) {
           next attempt {countdownText(sync.nextAttemptAt, now)}
         </span>
       )}
-      <a href={href('/sync')} className={pending > 0 ? 'sync-waiting' : 'sync-clear'}>
-        {pending > 0 ? plural(pending, 'change waiting', 'changes waiting') : 'No changes waiting'}
+      <a
+        href={href(waiting.kind === 'review' ? '/sync/review' : '/sync')}
+        className={waiting.kind === 'clear' ? 'sync-clear' : waiting.kind === 'review' ? 'sync-waiting sync-review' : 'sync-waiting'}
+        title={waiting.kind === 'review' ? 'Nothing leaves until you review and send it: open the Review' : undefined}
+      >
+        {waiting.text}
       </a>
       {parked > 0 && (
         <a href={href('/sync')} className="sync-refused">

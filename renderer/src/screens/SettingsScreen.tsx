@@ -1,10 +1,12 @@
 /**
  * Settings (app.md §4): the account and its Edit Token page (api.md §6: the Token field shows
  * the current token, Regenerate makes a new one and the old one stops working at once), and the
- * workspaces of this data folder (create, switch, rename, delete, export and import a bundle),
- * the home networks, and the central servers.
+ * workspaces of this data folder (create, switch, rename, delete, export and import a bundle; a
+ * bound one is asked how it sends its changes), the home networks, and the central servers.
  */
 import { useEffect, useRef, useState } from 'react';
+import { NEW_WORKSPACE_MODE_DEFAULT, type PushMode } from '../../../shared/sync/review';
+import { PushModeChoice } from './SyncPushMode';
 import type { WorkspaceRow } from '../../../shared/app/routes';
 import { user as userResource, type JsonObject } from '../../../shared/resources';
 import { listPath } from '../../../shared/resources/derived';
@@ -148,6 +150,7 @@ function Workspaces() {
   const [notice, setNotice] = useState<string | undefined>();
   const [newName, setNewName] = useState('');
   const [newRemote, setNewRemote] = useState('');
+  const [newPushMode, setNewPushMode] = useState<PushMode>(NEW_WORKSPACE_MODE_DEFAULT);
   const remotes = useRemotes((s) => s.remotes);
   const [renaming, setRenaming] = useState<{ from: string; to: string } | undefined>();
   const [deleting, setDeleting] = useState<string | undefined>();
@@ -294,10 +297,11 @@ function Workspaces() {
         onSubmit={(e) => {
           e.preventDefault();
           const bound = newRemote === '' ? '' : `, bound to the central server "${newRemote}"`;
-          void act(() => appCall('createWorkspace', { body: { name: newName, ...(newRemote === '' ? {} : { remote: newRemote }) } }), `Workspace "${newName.trim()}" created${bound}.`).then((done) => {
+          void act(() => appCall('createWorkspace', { body: { name: newName, ...(newRemote === '' ? {} : { remote: newRemote, pushMode: newPushMode }) } }), `Workspace "${newName.trim()}" created${bound}.`).then((done) => {
             if (!done) return;
             setNewName('');
             setNewRemote('');
+            setNewPushMode(NEW_WORKSPACE_MODE_DEFAULT);
           });
         }}
       >
@@ -312,6 +316,8 @@ function Workspaces() {
             </option>
           ))}
         </select>
+        {/* A bound workspace is asked how it sends: after review unless the engineer says otherwise. */}
+        {newRemote !== '' && <PushModeChoice value={newPushMode} onChange={setNewPushMode} name="new-workspace-push-mode" />}
         <button type="submit">Create workspace</button>
       </form>
       <form

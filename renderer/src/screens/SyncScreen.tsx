@@ -3,8 +3,10 @@
  * reachable (only an answer makes it "Online"), the last accepted push, the last attempt and
  * the next one's countdown, the last pull, the last sync's outcome with what to try, "Sync now" with a progress bar while it runs, the changes
  * waiting in the outbox, the changes the central server refused with its message (retry or
- * discard), and the conflicts to resolve (`#/sync/conflicts`, `#/sync/conflicts/<seq>`).
- * A standalone workspace has none of this: the screen says how to get a bound one. Names,
+ * discard), and the conflicts to resolve (`#/sync/conflicts`, `#/sync/conflicts/<seq>`); the push
+ * mode (after review, *Sync now* opens the Review, `#/sync/review`: SyncReview.tsx).
+ * A standalone workspace has none of this: the screen offers to connect it (`#/sync/connect`:
+ * SyncConnect.tsx) or says how to get a bound one. Names,
  * comments and the central server's messages are shown bounded (components/BoundedText.tsx).
  */
 import { useEffect, useState } from 'react';
@@ -13,10 +15,13 @@ import { useNow } from '../components/useNow';
 import { boundedText } from '../components/bounded';
 import { BoundedText } from '../components/BoundedText';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { href, useRoute } from '../router';
+import { href, navigate, useRoute } from '../router';
 import { useStatus } from '../stores/status';
 import { followSync, useSync } from '../stores/sync';
 import { ConflictView } from './ConflictView';
+import { SyncConnect } from './SyncConnect';
+import { PushModeCard } from './SyncPushMode';
+import { SyncReview } from './SyncReview';
 import { DateTime, dateTitle } from '../components/DateTime';
 import {
   ageText,
@@ -262,10 +267,15 @@ function RefusedChanges({ entries, now }: { entries: readonly EntryView[]; now: 
   );
 }
 
-function Outbox({ entries, now }: { entries: readonly EntryView[]; now: number }) {
+function Outbox({ entries, now, review }: { entries: readonly EntryView[]; now: number; review: boolean }) {
   return (
     <section className="sync-card" aria-labelledby="sync-outbox-title">
-      <h2 id="sync-outbox-title">Changes waiting</h2>
+      <h2 id="sync-outbox-title">{review ? 'Changes awaiting review' : 'Changes waiting'}</h2>
+      {review && entries.length > 0 && (
+        <p className="muted">
+          Nothing here leaves until you send it from the <a href={href('/sync/review')}>Review</a>.
+        </p>
+      )}
       {entries.length === 0 ? (
         <p className="empty">Nothing waits: every change made here has reached the central server.</p>
       ) : (
@@ -332,8 +342,17 @@ function Standalone() {
         nothing to sync.
       </p>
       <p>
-        To work against a central server, add it in <a href={href('/settings')}>Settings</a> (Remotes: its URL and a token), then create a workspace
-        bound to it (Workspaces: choose the central server) and open that workspace.
+        To send what was made here to a central server, connect this workspace: a plan shows first what would be created there and what has the
+        same name there, and nothing changes until you confirm.
+      </p>
+      <p>
+        <a className="button primary" href={href('/sync/connect')}>
+          Connect to a central server…
+        </a>
+      </p>
+      <p className="muted">
+        Or work in a new workspace bound to it: add the central server in <a href={href('/settings')}>Settings</a> (Remotes: its URL and a token), then
+        create a workspace bound to it (Workspaces) and open that workspace.
       </p>
     </section>
   );
@@ -353,12 +372,16 @@ export function SyncScreen() {
   useEffect(() => (mode === 'bound' ? followSync() : undefined), [mode]);
 
   const conflictsRoute = route.segments[1] === 'conflicts';
+  const reviewRoute = route.segments[1] === 'review';
+  const connectRoute = route.segments[1] === 'connect';
+  const reviewMode = status?.pushMode === 'review';
   const seqText = route.segments[2];
   const seq = seqText !== undefined && /^\d+$/.test(seqText) ? Number(seqText) : undefined;
   const syncing = status?.syncing === true;
 
   let body;
-  if (mode === 'standalone') body = <Standalone />;
+  if (connectRoute) body = <SyncConnect />;
+  else if (mode === 'standalone') body = <Standalone />;
   else if (!loaded) body = <p className="loading" role="status">Loading…</p>;
   else if (unavailable?.status === 404) body = <Standalone />;
   else if (unavailable) {
@@ -369,13 +392,15 @@ export function SyncScreen() {
     );
   } else if (!status) body = null;
   else if (conflictsRoute) body = <ConflictView seq={seq} now={now} />;
+  else if (reviewRoute) body = <SyncReview />;
   else {
     body = (
       <>
         <RemoteCard status={status} now={now} />
+        <PushModeCard mode={status.pushMode} />
         <ConflictsSummary count={entries.filter((e) => e.state === 'conflict').length} />
         <RefusedChanges entries={entries.filter((e) => e.state === 'parked')} now={now} />
-        <Outbox entries={entries} now={now} />
+        <Outbox entries={entries} now={now} review={reviewMode} />
       </>
     );
   }
@@ -383,17 +408,23 @@ export function SyncScreen() {
   return (
     <div className="screen sync-screen">
       <header className="pane-head">
-        <h1>{conflictsRoute ? 'Sync: conflicts' : 'Sync'}</h1>
-        {conflictsRoute ? (
+        <h1>{conflictsRoute ? 'Sync: conflicts' : reviewRoute ? 'Sync: review' : connectRoute ? 'Sync: connect' : 'Sync'}</h1>
+        {conflictsRoute || reviewRoute || connectRoute ? (
           <a className="back" href={href('/sync')}>
             Back to Sync
           </a>
         ) : (
           status && mode === 'bound' && (
             <div className="actions">
-              <button type="button" className="primary" disabled={syncing} onClick={() => void syncNow()}>
-                {syncing ? 'Syncing…' : 'Sync now'}
+              {/* After review, Sync now opens the Review: nothing leaves unseen (pulls run on their own). */}
+              <button type="button" className="primary" disabled={syncing && !reviewMode} title={reviewMode ? 'Opens the Review: changes are sent after you review them' : undefined} onClick={() => (reviewMode ? navigate(href('/sync/review')) : void syncNow())}>
+                {syncing && !reviewMode ? 'Syncing…' : 'Sync now'}
               </button>
+              {!reviewMode && (
+                <a className="button" href={href('/sync/review')}>
+                  Review
+                </a>
+              )}
             </div>
           )
         )}

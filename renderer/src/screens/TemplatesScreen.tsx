@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { vendorProbeTemplate, type JsonObject } from '../../../shared/resources';
-import { ApiFailure, api } from '../api/client';
+import { ApiFailure, api, appCall } from '../api/client';
+import type { TemplatePreview } from '../../../shared/app/templatePreview';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { boundedText } from '../components/bounded';
 import { ConflictNotice } from '../components/ConflictNotice';
@@ -23,6 +24,7 @@ import { counted, summariseRefusal, usageBadge, usersText } from './templateUsag
 import { TEMPLATE_LABELS, TEMPLATES_PATH, VENDOR_PROBES_PATH } from './templatesFields';
 import { buildForest, descendantsOf, filterForest, type TemplateSummary } from './templatesTree';
 import { TemplateTreeView } from './templatesTreeView';
+import { TemplatePreviewDialog } from './templatePreviewDialog';
 import './templates.css';
 
 const TREE_PAGE_SIZE = 1000;
@@ -166,6 +168,7 @@ function TemplateDetail({
   const children = useMemo(() => templates.filter((t) => t.parent === pk), [templates, pk]);
   const probes = useTemplateProbes(pk);
   const usedBy = useRef<HTMLDivElement>(null);
+  const [asking, setAsking] = useState<{ preview: TemplatePreview; decide: (save: boolean) => void } | undefined>();
 
   if (template.error) {
     const gone = template.error instanceof ApiFailure && template.error.status === 404;
@@ -248,11 +251,22 @@ function TemplateDetail({
         submitLabel="Save changes"
         savedText="Saved. Templates and probes that inherit from it follow."
         onSubmit={async (payload) => {
+          // In use: what the save changes for them is shown first. A save the API would refuse
+          // goes on to the PATCH, whose field errors the form shows.
+          if (children.length > 0 || probes.count !== 0) {
+            const preview = await appCall('templatePreview', { params: { pk }, body: payload });
+            if (preview.errors === null && preview.objects.length > 0) {
+              const save = await new Promise<boolean>((decide) => setAsking({ preview, decide }));
+              setAsking(undefined);
+              if (!save) return 'cancelled';
+            }
+          }
           await api.patch(`${TEMPLATES_PATH}${pk}/`, payload);
           reload();
           onChanged();
         }}
       />
+      {asking && <TemplatePreviewDialog preview={asking.preview} labelOf={(field) => TEMPLATE_LABELS[field] ?? vendorProbeTemplate.fields[field]?.label ?? field} onDecide={asking.decide} />}
       <div ref={usedBy}>
         <UsedBy name={String(data.name)} children={children} probes={probes} query={query} />
       </div>

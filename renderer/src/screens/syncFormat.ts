@@ -96,6 +96,18 @@ export const STATE_TEXT: Readonly<Record<EntryState, string>> = {
   conflict: 'Conflict',
 };
 
+/**
+ * The status bar's count of waiting changes: after review, "3 changes awaiting review" (nothing
+ * leaves until the engineer sends it); automatically, "3 changes waiting" (to be sent on their own).
+ */
+export function waitingText(sync: Pick<SyncStatusView, 'pushMode' | 'awaitingReview'> & { readonly outbox: { readonly pending: number } }): { readonly text: string; readonly kind: 'review' | 'waiting' | 'clear' } {
+  if (sync.pushMode === 'review' && sync.awaitingReview > 0) {
+    return { text: plural(sync.awaitingReview, 'change awaiting review', 'changes awaiting review'), kind: 'review' };
+  }
+  const pending = sync.outbox.pending;
+  return pending > 0 ? { text: plural(pending, 'change waiting', 'changes waiting'), kind: 'waiting' } : { text: 'No changes waiting', kind: 'clear' };
+}
+
 /** "1 change waiting", "3 changes waiting". */
 export function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
