@@ -37,7 +37,8 @@ async function answered(reply: Promise<{ status: number; text: string; json(): a
 
 beforeAll(async () => {
   remote = await startReference();
-  site = await startBound({ url: remote.url, token: remote.token }, { rendererDir: RENDERER_DIR });
+  // The app's own schedule (auto): in review mode it must not push, automatically it must.
+  site = await startBound({ url: remote.url, token: remote.token }, { rendererDir: RENDERER_DIR, sync: { auto: true, pushDelayMs: 300 } });
   // The fleet on the central server: a template three probes inherit from, one overriding capture_threads.
   branch = await answered(remote.api.post(T, { name: 'Branch sites', capture_threads: 2 }), 201);
   for (const [name, extra] of [
@@ -134,7 +135,7 @@ describe('after review', () => {
     const reached: string[] = [];
     for (let i = 0; i < 12; i += 1) {
       await page.keyboard.press('Tab');
-      reached.push(await page.evaluate<string>("document.activeElement?.getAttribute('type') ?? document.activeElement?.textContent ?? ''"));
+      reached.push(await page.evaluate<string>("(e => e instanceof HTMLInputElement ? e.type : e?.textContent ?? '')(document.activeElement)"));
     }
     expect(reached.some((r) => r.startsWith('Send all'))).toBe(true);
     expect(reached).toContain('checkbox');

@@ -43,8 +43,11 @@ export function PushModeChoice({ value, onChange, name, disabled = false }: { va
 export function PushModeCard({ mode }: { mode: PushMode }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
+  // The choice shows at once while it is saved; a refusal puts the saved mode back.
+  const [choosing, setChoosing] = useState<PushMode | undefined>();
   const change = async (next: PushMode) => {
     setBusy(true);
+    setChoosing(next);
     setFailure(undefined);
     try {
       await appCall('setPushMode', { body: { mode: next } });
@@ -54,12 +57,13 @@ export function PushModeCard({ mode }: { mode: PushMode }) {
       setFailure(error instanceof Error ? error.message : String(error));
     } finally {
       setBusy(false);
+      setChoosing(undefined);
     }
   };
   return (
     <section className="sync-card" aria-labelledby="push-mode-title">
       <h2 id="push-mode-title">Sending</h2>
-      <PushModeChoice value={mode} onChange={(next) => void change(next)} name="push-mode" disabled={busy} />
+      <PushModeChoice value={choosing ?? mode} onChange={(next) => void change(next)} name="push-mode" disabled={busy} />
       {failure && (
         <p className="notice error" role="alert">
           The mode was not changed: {failure}

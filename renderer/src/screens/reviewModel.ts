@@ -18,6 +18,7 @@ export const OUTCOME_TEXT: Readonly<Record<PlanOutcome, string>> = {
   gone: 'Deleted on the central server',
   name_taken: 'Name taken on the central server',
   held: 'Held: waits for another change',
+  parked: 'Refused by the central server: retry or discard it on the Sync screen',
 };
 
 const SUMMARY_TEXT: Readonly<Record<PlanOutcome, string>> = {
@@ -27,6 +28,7 @@ const SUMMARY_TEXT: Readonly<Record<PlanOutcome, string>> = {
   gone: 'deleted there',
   name_taken: 'with a name taken there',
   held: 'held',
+  parked: 'refused',
 };
 
 /** Entries the engineer may choose: those the push would send, or that have nothing left to send. */
