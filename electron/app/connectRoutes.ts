@@ -38,7 +38,7 @@ function requestIn(body: JsonObject): ConnectRequest {
 function answered<T>(work: Promise<T>): Promise<T> {
   return work.catch((error: unknown) => {
     if (error instanceof ConnectRefused) throw error.errors ? ApiError.validation(error.errors) : ApiError.detail(error.status, error.message);
-    if (error instanceof RemoteError) throw ApiError.detail(502, `the central server could not be read: ${error.message}`);
+    if (error instanceof RemoteError) throw new ApiError(502, { detail: `The central server could not be read: ${error.message}`, kind: error.kind });
     throw error;
   });
 }

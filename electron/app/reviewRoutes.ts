@@ -17,7 +17,8 @@ import { sessionOf } from './syncRoutes';
  * its reason, not a failure of this server; the plan is all or nothing.
  */
 function unreadable(error: unknown): never {
-  if (error instanceof RemoteError) throw ApiError.detail(502, `The central server could not be read: ${error.message}`);
+  // The sync's kind of failure comes with it, so the Review says what to try as the Sync screen does.
+  if (error instanceof RemoteError) throw new ApiError(502, { detail: `The central server could not be read: ${error.message}`, kind: error.kind });
   throw error;
 }
 

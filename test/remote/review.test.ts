@@ -177,6 +177,8 @@ describe('the plan', () => {
       const answer = await away.api.get('/app/sync/plan');
       expect(answer.status).toBe(502);
       expect(answer.json().detail).toMatch(/^The central server could not be read: the central server 127\.0\.0\.1:9 cannot be reached/);
+      // The kind of failure, for the Review to say what to try as the Sync screen does.
+      expect(answer.json().kind).toBe('network');
     } finally {
       await away.close();
     }
