@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ReviewPlan } from '../../shared/sync/review';
 import type { Client } from '../helpers/http';
 import { startReference, type ReferenceServer } from '../helpers/reference';
-import { startBound } from '../helpers/sync';
+import { writeOffline } from '../helpers/sync';
 import { outpost } from '../helpers/syncCli';
 
 const T = '/rest/appliances/vendor_probe_template/';
@@ -49,14 +49,7 @@ async function boundFolder(): Promise<string> {
 }
 
 /** Local writes (the CLI has none): the workspace opened in this process for a moment. */
-async function offline(data: string, write: (api: Client) => Promise<void>): Promise<void> {
-  const site = await startBound(remote, { dir: data });
-  try {
-    await write(site.api);
-  } finally {
-    await site.close();
-  }
-}
+const offline = (data: string, write: (api: Client) => Promise<void>) => writeOffline(remote, data, write);
 
 const sync = (data: string, ...extra: string[]) => outpost(['sync', '--workspace', 'site', '--data', data, ...extra]);
 

@@ -74,6 +74,19 @@ export async function startBound(reference: Pick<ReferenceServer, 'url' | 'token
 }
 
 /**
+ * Local writes to a bound workspace of data folder `dir` (the CLI makes none): the workspace
+ * opened in this process for a moment, written through its API, and closed.
+ */
+export async function writeOffline(reference: Pick<ReferenceServer, 'url' | 'token'>, dir: string, write: (api: Client) => Promise<void>): Promise<void> {
+  const site = await startBound(reference, { dir });
+  try {
+    await write(site.api);
+  } finally {
+    await site.close();
+  }
+}
+
+/**
  * A reference central server and a workspace bound to it, for the tests of one file: started
  * before them, stopped after (its properties are read once they have started).
  */

@@ -375,6 +375,7 @@ export function SyncScreen() {
   const reviewRoute = route.segments[1] === 'review';
   const connectRoute = route.segments[1] === 'connect';
   const reviewMode = status?.pushMode === 'review';
+  const opensReview = reviewMode && (status?.awaitingReview ?? 0) > 0;
   const seqText = route.segments[2];
   const seq = seqText !== undefined && /^\d+$/.test(seqText) ? Number(seqText) : undefined;
   const syncing = status?.syncing === true;
@@ -416,9 +417,15 @@ export function SyncScreen() {
         ) : (
           status && mode === 'bound' && (
             <div className="actions">
-              {/* After review, Sync now opens the Review: nothing leaves unseen (pulls run on their own). */}
-              <button type="button" className="primary" disabled={syncing && !reviewMode} title={reviewMode ? 'Opens the Review: changes are sent after you review them' : undefined} onClick={() => (reviewMode ? navigate(href('/sync/review')) : void syncNow())}>
-                {syncing && !reviewMode ? 'Syncing…' : 'Sync now'}
+              {/* After review, Sync now opens the Review while changes await it: nothing leaves unseen. With none waiting it pulls (the server pushes nothing in that mode). */}
+              <button
+                type="button"
+                className="primary"
+                disabled={syncing && !opensReview}
+                title={opensReview ? 'Opens the Review: changes are sent after you review them' : undefined}
+                onClick={() => (opensReview ? navigate(href('/sync/review')) : void syncNow())}
+              >
+                {syncing && !opensReview ? 'Syncing…' : 'Sync now'}
               </button>
               {!reviewMode && (
                 <a className="button" href={href('/sync/review')}>
