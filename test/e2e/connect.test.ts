@@ -42,6 +42,8 @@ beforeAll(async () => {
   const branch = await answered(site.api.post(T, { name: 'Branch sites', capture_threads: 4 }), 201);
   await answered(site.api.post(T, { name: 'Lab', capture_threads: 2 }), 201);
   await answered(site.api.post(P, { name: 'lyon-edge-1', address: '10.20.0.1', parent_tmpl: branch.pk }), 201);
+  // A bench probe the engineer does not want on the central server: left out at the connect.
+  await answered(site.api.post(P, { name: 'bench-scratch', address: '10.20.0.99' }), 201);
   browser = await openAppAt(site.url, { expectedStatuses: [502] });
   page = browser.page;
 }, 180_000);
@@ -119,6 +121,7 @@ describe('connecting a standalone workspace', () => {
     const collision = page.getByRole('group', { name: /Branch sites/ });
     await collision.getByRole('radio', { name: 'Rename mine' }).check();
     await collision.getByLabel('New name for mine').fill('Branch sites (Lyon)');
+    await page.getByRole('checkbox', { name: 'Leave out bench-scratch' }).check();
     await page.getByRole('button', { name: /Connect to/ }).click();
     await page.getByRole('heading', { name: 'Sync', exact: true }).waitFor();
     await expect.poll(mode).toBe('bound');
@@ -126,5 +129,10 @@ describe('connecting a standalone workspace', () => {
     // After review: nothing of mine left on its own.
     expect((await answered(remote.api.get(`${P}?name=lyon-edge-1`), 200)).count).toBe(0);
     expect(await page.getByRole('radio', { name: /After review/ }).isChecked()).toBe(true);
+    // Left out: not in the workspace, nothing of it waits to be sent.
+    expect((await answered(site.api.get(`${P}?name=bench-scratch`), 200)).count).toBe(0);
+    const waiting = (await answered(site.api.get('/app/sync'), 200)).entries as Body[];
+    expect(waiting.map((e) => e.label)).not.toContain('bench-scratch');
+    expect(waiting.map((e) => e.label)).toContain('lyon-edge-1');
   });
 });

@@ -56,6 +56,14 @@ describe('a connect plan on the Sync screen', () => {
     expect(connectRequest(plan, {}, 'automatic').decisions).toEqual({ 'vendor_probe_template:1': DEFAULT_COLLISION_DECISION, 'vendor_probe:4': DEFAULT_COLLISION_DECISION });
   });
 
+  test('an object to create may be left out: the request says so for it alone', () => {
+    expect(connectRequest(plan, { 'vendor_probe_template:2': { use: 'leave_out' } }, 'review').decisions).toEqual({
+      'vendor_probe_template:1': DEFAULT_COLLISION_DECISION,
+      'vendor_probe_template:2': { use: 'leave_out' },
+      'vendor_probe:4': DEFAULT_COLLISION_DECISION,
+    });
+  });
+
   test('a rename needs a free name of its kind, and not one another rename takes', () => {
     expect(decisionErrors(plan, { 'vendor_probe:4': { use: 'rename', name: '  ' } })).toEqual({ 'vendor_probe:4': 'Give the new name.' });
     expect(Object.keys(decisionErrors(plan, { 'vendor_probe:4': { use: 'rename', name: 'edge-1' } }))).toEqual(['vendor_probe:4']);

@@ -109,6 +109,27 @@ function NameList({ items, empty }: { items: readonly ConnectItem[]; empty: stri
   );
 }
 
+/** The objects to create, each of which may be left out (not sent; it leaves the workspace, the copy made before connecting keeps it). */
+function CreateList({ items, decisions, onDecide }: { items: readonly ConnectItem[]; decisions: Decisions; onDecide: (key: string, leaveOut: boolean) => void }) {
+  if (items.length === 0) return <p className="muted">Nothing: every object here has a namesake there.</p>;
+  return (
+    <ul className="connect-names">
+      {items.map((item) => {
+        const key = itemKey(item);
+        return (
+          <li key={key}>
+            <ItemName item={item} />{' '}
+            <label className="connect-leave-out">
+              <input type="checkbox" checked={decisions[key]?.use === 'leave_out'} onChange={(e) => onDecide(key, e.target.checked)} /> Leave out
+              <span className="visually-hidden"> {boundedText(item.name)}</span>
+            </label>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function PlanView({ plan, onConflict }: { plan: ConnectPlan; onConflict: (message: string) => void }) {
   const [decisions, setDecisions] = useState<Decisions>(() => initialDecisions(plan));
   const [pushMode, setPushMode] = useState<PushMode>(NEW_WORKSPACE_MODE_DEFAULT);
@@ -146,7 +167,16 @@ function PlanView({ plan, onConflict }: { plan: ConnectPlan; onConflict: (messag
         </div>
       )}
       <h3>Created on the central server ({groups.create.length})</h3>
-      <NameList items={groups.create} empty="Nothing: every object here has a namesake there." />
+      <CreateList
+        items={groups.create}
+        decisions={decisions}
+        onDecide={(key, leaveOut) => {
+          const next: Record<string, ConnectDecision> = { ...decisions };
+          if (leaveOut) next[key] = { use: 'leave_out' };
+          else delete next[key];
+          setDecisions(next);
+        }}
+      />
       <h3>Already there, the same ({groups.same.length})</h3>
       <NameList items={groups.same} empty="None." />
       <h3>Same name, different values: decide ({groups.collision.length})</h3>
