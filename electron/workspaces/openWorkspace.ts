@@ -3,6 +3,7 @@
  * pk 1 and the admin user with its token. Used by `outpost serve`, the other CLI commands and
  * the Electron app's server process alike.
  */
+import { ApiError } from '../../shared/api/errors';
 import { OutboxRecorder } from '../remote/outbox';
 import { createApi, type Api } from '../server/api';
 import path from 'node:path';
@@ -70,6 +71,13 @@ function opened(options: OpenWorkspaceOptions): OpenedWorkspace {
     throw error;
   }
   const bound = services.recorder !== undefined;
+  // Opened standalone, it writes as standalone (positive pks, no outbox). Should another process
+  // connect it meanwhile (outpost workspace connect while outpost serve has it open), such a
+  // write would make objects no push ever sends and a pull would take for the central server's.
+  if (!bound) services.store.beforeWrite = () => {
+    const remote = services.boundRemote();
+    if (remote !== undefined) throw new ApiError(409, { detail: `this workspace was connected to the remote "${remote}" by another Outpost process; open it again (restart this one) before changing it` });
+  };
   try {
     // In a bound workspace, vendor_device pk 1 is the central server, as mirrored.
     if (!bound) services.ensureInstanceDevice();

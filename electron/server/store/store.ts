@@ -148,6 +148,11 @@ export class Store {
   private readonly commitListeners: (() => void)[] = [];
   /** In a bound workspace, the pk of each object created here (negative); else undefined. */
   localPk: (() => number) | undefined;
+  /**
+   * Run first inside each outermost transaction; it may refuse the write by throwing (a
+   * standalone workspace another process connected to a central server: openWorkspace.ts).
+   */
+  beforeWrite: (() => void) | undefined;
 
   constructor(
     /** The connection itself: for migrations and for tests that look at rows directly; code goes through query() and command(). */
@@ -278,7 +283,12 @@ export class Store {
     this.writesBegun++;
     let result: T;
     try {
-      result = this.db.transaction(fn).immediate();
+      result = this.db
+        .transaction(() => {
+          this.beforeWrite?.();
+          return fn();
+        })
+        .immediate();
     } catch (error) {
       this.committed.length = 0;
       // A full or read-only disk, a damaged file: told with the database's name (storageErrors.ts).
