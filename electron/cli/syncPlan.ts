@@ -3,7 +3,6 @@
  * push"): the review plan printed or saved, a saved plan's entries sent, and how the workspace's
  * changes leave. A plan file is read as untrusted input (shared/sync/applyRequest.ts).
  */
-import fs from 'node:fs';
 import { MAX_PLAN_FILE_BYTES, planFileChoices, type PlanFileChoices } from '../../shared/sync/applyRequest';
 import { pushModeOf, type PlanEntry, type PlanField, type PlanReach, type ReviewPlan, type StoppedEntry } from '../../shared/sync/review';
 import { makePlan } from '../remote/reviewPlan';
@@ -11,6 +10,7 @@ import type { RemoteSession } from '../remote/session';
 import type { WorkspaceHost } from '../workspaces/host';
 import { writeChunks } from './hostExport';
 import { jsonWords, line, ownWords, type Line, type Output } from './output';
+import { FileRefused, readRegularFile } from './regularFile';
 import { UsageError } from './usage';
 
 /** The most fields and reached names printed per entry: the whole plan is in `--json`. */
@@ -71,26 +71,11 @@ export async function planCommand(host: WorkspaceHost, session: RemoteSession, v
 /** A plan file's entries, or a UsageError naming what is wrong with it (nothing is sent then). */
 export function readPlanFile(file: string): PlanFileChoices {
   let text: string;
-  let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    text = readRegularFile(file, MAX_PLAN_FILE_BYTES).toString('utf8');
   } catch (error) {
+    if (error instanceof FileRefused) throw new UsageError(`the plan file ${file} is refused: ${error.message}`);
     throw new UsageError(`cannot read the plan file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new UsageError(`the plan file ${file} is not a file`);
-    if (stat.size > MAX_PLAN_FILE_BYTES) throw new UsageError(`the plan file ${file} is larger than ${MAX_PLAN_FILE_BYTES / (1024 * 1024)} MiB: not a plan`);
-    const bytes = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < stat.size) {
-      const n = fs.readSync(fd, bytes, read, stat.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    text = bytes.subarray(0, read).toString('utf8');
-  } finally {
-    fs.closeSync(fd);
   }
   const checked = planFileChoices(text);
   if (!checked.ok) throw new UsageError(`the plan file ${file} is refused: ${checked.error}`);

@@ -3,7 +3,6 @@
  * (shared/sync/connect.ts, docs/sync.md "Connecting a standalone workspace"). Without --yes the
  * plan is printed and, on a terminal, confirmed; otherwise nothing is sent and nothing changes.
  */
-import fs from 'node:fs';
 import readline from 'node:readline';
 import { parseJsonBytes } from '../../shared/api/pythonJson';
 import { CONNECTED_RESOURCES, type ConnectItem, type ConnectPlan, type ConnectRequest, type ConnectResult } from '../../shared/sync/connect';
@@ -16,6 +15,7 @@ import { connectIn, connectPlanIn } from '../workspaces/connect';
 import { WorkspaceError, WorkspaceHost } from '../workspaces/host';
 import { instanceFor, parseCommand, startedDataDir } from './context';
 import { CliError, joined, line, type Line, type Output } from './output';
+import { readRegularFile } from './regularFile';
 import { COMMON_OPTIONS, UsageError, defineCommand } from './usage';
 
 export const WORKSPACE_CONNECT = defineCommand({
@@ -49,9 +49,7 @@ function decisionsFrom(file: string | undefined): unknown {
   if (file === undefined) return {};
   let bytes: Buffer;
   try {
-    const size = fs.statSync(file).size;
-    if (size > MAX_DECISIONS_BYTES) throw new Error(`it is larger than ${MAX_DECISIONS_BYTES} bytes`);
-    bytes = fs.readFileSync(file);
+    bytes = readRegularFile(file, MAX_DECISIONS_BYTES);
   } catch (error) {
     throw new CliError(line`cannot read ${file}: ${(error as Error).message}`);
   }
