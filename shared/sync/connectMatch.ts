@@ -148,6 +148,7 @@ export const LISTED_DIFFERENCES = 20;
 /** Control characters (C0, DEL, C1) and the line and paragraph separators: never in a name. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const MAX_KEY = 400;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export type CheckedDecisions = { readonly ok: true; readonly decisions: ReadonlyMap<string, ConnectDecision> } | { readonly ok: false; readonly errors: Readonly<Record<string, string[]>> };
 
@@ -248,6 +249,8 @@ function renameProblem(
   if (name.trim() === '' || name !== name.trim()) return 'the new name is empty or starts or ends with spaces';
   if (name.length > max) return `the new name is longer than ${max} characters`;
   if (CONTROL.test(name)) return 'the new name holds control characters';
+  // SQLite would store a lone surrogate as U+FFFD, and the API refuses one in any name.
+  if (LONE_SURROGATE.test(name)) return 'the new name holds a lone surrogate (half of a UTF-16 pair)';
   if (centralNames.get(item.resource)?.has(name)) return `the central server has a ${item.resource} named ${shown(name)} already`;
   if (items.some((other) => other.resource === item.resource && other.name === name)) return `this workspace has a ${item.resource} named ${shown(name)} already`;
   if (renamed.has(`${item.resource}:${name}`)) return `${renamed.get(`${item.resource}:${name}`)} is renamed ${shown(name)} too`;
