@@ -4,6 +4,8 @@
  * (`POST /app/sync/apply`), and the workspace's push mode (`PUT /app/sync/push-mode`).
  */
 import { ApiError } from '../../shared/api/errors';
+import { MESSAGES, message } from '../../shared/api/messages';
+import { pyStr } from '../../shared/api/python';
 import { checkChoices } from '../../shared/sync/applyRequest';
 import { pushModeOf } from '../../shared/sync/review';
 import { RemoteError } from '../remote/client';
@@ -40,7 +42,8 @@ export function reviewHandlers(host: WorkspaceHost): Pick<AppHandlers, 'syncPlan
       const session = sessionOf(host);
       const value = call.body().mode;
       const mode = pushModeOf(value);
-      if (mode === null) throw ApiError.validation({ mode: [value === undefined || value === null ? 'This field is required.' : `"${String(value).slice(0, 40)}" is not a valid choice.`] });
+      // DRF's words for a choice field, the value as Python prints it (bounded: it comes back to the caller).
+      if (mode === null) throw ApiError.validation({ mode: [value === undefined || value === null ? MESSAGES.required : message.invalidChoice(pyStr(value).slice(0, 40))] });
       session.setMode(mode);
       return ok(session.status());
     },

@@ -247,7 +247,8 @@ function renameProblem(
 ): string | undefined {
   const max = (resourceNamed(item.resource).fields.name as { maxLength?: number } | undefined)?.maxLength ?? 100;
   if (name.trim() === '' || name !== name.trim()) return 'the new name is empty or starts or ends with spaces';
-  if (name.length > max) return `the new name is longer than ${max} characters`;
+  // Characters as the API counts them (code points, as Python does), not UTF-16 units.
+  if ([...name].length > max) return `the new name is longer than ${max} characters`;
   if (CONTROL.test(name)) return 'the new name holds control characters';
   // SQLite would store a lone surrogate as U+FFFD, and the API refuses one in any name.
   if (LONE_SURROGATE.test(name)) return 'the new name holds a lone surrogate (half of a UTF-16 pair)';

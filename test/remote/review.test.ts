@@ -301,6 +301,8 @@ describe('the push mode', () => {
       await expect.poll(async () => (await remote.api.get(`${RULESETS}?name=${next}`)).json().count, { timeout: 15_000 }).toBe(1);
 
       expect((await reviewing.api.put('/app/sync/push-mode', { mode: 'sometimes' })).status).toBe(400);
+      // DRF's words, the value as Python prints it.
+      expect((await reviewing.api.put('/app/sync/push-mode', { mode: { a: 1 } })).json()).toEqual({ mode: ['"{\'a\': 1}" is not a valid choice.'] });
       expect((await reviewing.api.put('/app/sync/push-mode', {})).status).toBe(400);
     } finally {
       await reviewing.close();

@@ -19,3 +19,10 @@ test('a rename to a name with a whole surrogate pair (an emoji) is taken', () =>
   const checked = checkDecisions({ 'vendor_probe:1': { use: 'rename', name: 'probe \ud83d\ude00' } }, items, names);
   expect(checked.ok).toBe(true);
 });
+
+test('a rename is measured in characters as the API measures them: 100 emoji fit a name of 100, 101 do not', () => {
+  const emoji = '\ud83d\ude00';
+  expect(checkDecisions({ 'vendor_probe:1': { use: 'rename', name: emoji.repeat(100) } }, items, names).ok).toBe(true);
+  const over = checkDecisions({ 'vendor_probe:1': { use: 'rename', name: emoji.repeat(101) } }, items, names);
+  expect(!over.ok && over.errors['vendor_probe:1']).toEqual(['the new name is longer than 100 characters']);
+});
