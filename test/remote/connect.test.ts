@@ -17,6 +17,7 @@ import type { AppCall } from '../../electron/app/appCall';
 import { startReference, type ReferenceServer } from '../helpers/reference';
 import { Relay } from '../helpers/relay';
 import { startAppServer, type TestAppServer } from '../helpers/server';
+import { SAMPLES_DIR } from '../helpers/workplace';
 
 const T = '/rest/appliances/vendor_probe_template/';
 const P = '/rest/appliances/vendor_probe/';
@@ -208,7 +209,7 @@ describe('connecting', () => {
     const s = await scenario();
     const { site, p, local, central } = s;
     // Hosts an EVE log showed, beside those of the host file.
-    const eve = path.resolve(__dirname, '../../../shared/samples/eve/StamusNetworks-suricata-analytics-eve.json');
+    const eve = path.join(SAMPLES_DIR, 'eve/StamusNetworks-suricata-analytics-eve.json');
     const uploaded = await site.api.send('POST', '/app/hosts/import-eve?name=eve.json', { body: fs.readFileSync(eve), headers: { 'Content-Type': 'application/octet-stream' } });
     expect(uploaded.status, uploaded.text).toBe(200);
     const plan = await planOf(site);
