@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFirst from './test/helpers/longFirst';
 
 export default defineConfig({
   test: {
@@ -12,5 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     globalSetup: ['test/helpers/globalSetup.ts'],
+    // The long files first, so that the last minutes do not run on one worker (test/helpers/longFirst.ts).
+    sequence: { sequencer: LongFirst },
   },
 });
