@@ -33,12 +33,13 @@ import { BENCH_TOKEN } from './dataset';
 import { PlainClient, queryString, TracingClient, type TracedRequest } from './syncClients';
 import { seededCopy, startReference, type ReferenceProcess } from './syncReference';
 import { syncPlanCase, type CaseContext } from './syncPlan';
+import { syncConnectBench } from './syncConnect';
 
 /** The cases run alone with `--case NAME`. */
 const CASES: Readonly<Record<string, (context: CaseContext) => Promise<void>>> = {
   plan: syncPlanCase,
+  connect: (context) => syncConnectBench(context.cache, PROBES, context.log),
 };
-import { syncConnectBench } from './syncConnect';
 
 // Runs as dist/bench/sync.bench.cjs.
 const ROOT = path.resolve(__dirname, '../..');
@@ -398,7 +399,6 @@ const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toF
 const ratio = (x: number, base: number) => (x / base).toFixed(2);
 
 async function main(): Promise<void> {
-  if (options.case === 'connect') return syncConnectBench(CACHE, PROBES, log);
   if (!fs.existsSync(REFERENCE)) throw new Error(`the reference server is not at ${REFERENCE}`);
   fs.mkdirSync(CACHE, { recursive: true });
   if (options.case !== undefined) {

@@ -11,7 +11,7 @@ import { newTokenKey } from '../server/store/users';
 import { defaultDataDir, prepareDataDir, readSettings } from '../workspaces/dataFolder';
 import { WorkspaceError, importBundleInto } from '../workspaces/host';
 import { openForReading } from '../workspaces/openWorkspace';
-import { instanceFor, locateWorkspace, parseCommand, startedDataDir } from './context';
+import { instanceFor, locateWorkspace, parseCommand, readNamedFile, startedDataDir } from './context';
 import { line, ownWords, type Output } from './output';
 import { COMMON_OPTIONS, defineCommand } from './usage';
 
@@ -54,12 +54,7 @@ export async function exportCommand(args: readonly string[], out: Output): Promi
 export async function importBundleCommand(args: readonly string[], out: Output): Promise<number> {
   const { values, positionals } = parseCommand(args, IMPORT_BUNDLE);
   const file = positionals[0]!;
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
-  }
+  const bytes = readNamedFile(file);
   // Parsed, checked and written on the bundle thread, into a database named only once all of it
   // succeeded (importBundleInto). No workspace is opened: it works in a folder with no default.
   const dataDir = prepareDataDir(values.data ?? defaultDataDir());

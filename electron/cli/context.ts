@@ -1,5 +1,5 @@
+import buffer from 'node:buffer';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseJsonBytes } from '../../shared/api/pythonJson';
@@ -8,6 +8,7 @@ import pkg from '../../package.json';
 import { DEFAULT_WORKSPACE, defaultDataDir, prepareDataDir, readSettings, resolveWorkspace, workspaceNames } from '../workspaces/dataFolder';
 import { createWorkspace } from '../workspaces/host';
 import type { Instance } from '../server/store/services';
+import { readRegularFile } from './regularFile';
 import { UsageError, type CommandSpec, type OptionSpecs } from './usage';
 
 export const VERSION: string = pkg.version;
@@ -79,6 +80,18 @@ export function instanceFor(host: string): Instance {
   return { name: 'outpost', version: VERSION, address: host };
 }
 
+/**
+ * A file named on the command line, whole: only a regular file (a FIFO or /dev/zero would hang
+ * the command: regularFile.ts), up to what a buffer holds; a clear error when it cannot be read.
+ */
+export function readNamedFile(file: string, maxBytes: number = buffer.constants.MAX_LENGTH - 1): Buffer {
+  try {
+    return readRegularFile(file, maxBytes);
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
 /** A JSON file given on the command line, parsed; a clear error when it cannot be read or parsed. */
 export function readJsonFile(file: string): JsonValue {
   return readJsonFileBytes(file).value;
@@ -86,12 +99,7 @@ export function readJsonFile(file: string): JsonValue {
 
 /** A JSON file's value and its bytes' size and SHA-256 (what a host import's visit names it by). */
 export function readJsonFileBytes(file: string): { value: JsonValue; size: number; sha256: string } {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
-  }
+  const bytes = readNamedFile(file);
   const parsed = parseJsonBytes(bytes);
   if (!parsed.ok) throw new Error(`${file} is not valid JSON: ${parsed.reason}`);
   return { value: parsed.value, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };

@@ -2,13 +2,12 @@
  * `outpost remote …` and `outpost workspace …`: the central servers a data folder knows (their
  * tokens in 0600 files) and the workspaces bound to them (app.md §2).
  */
-import fs from 'node:fs';
 import { REMOTE_TEST_LABELS, type RemoteTestOutcome } from '../../shared/app/remoteTest';
 import { testRemote } from '../remote/remoteTest';
 import { fileSecrets, RemoteConfigError, Remotes } from '../remote/remotes';
 import { checkWorkspaceName, defaultDataDir, looksLikeDatabase, prepareDataDir, readSettings, removeWorkspaceFiles, updateSettings, workspaceFile, workspaceNames } from '../workspaces/dataFolder';
 import { WorkspaceError, createWorkspace, listWorkspaces } from '../workspaces/host';
-import { instanceFor, parseCommand, startedDataDir } from './context';
+import { instanceFor, parseCommand, readNamedFile, startedDataDir } from './context';
 import { line, type Output } from './output';
 import { COMMON_OPTIONS, UsageError, defineCommand, type CommandGroup } from './usage';
 import { NEW_WORKSPACE_MODE_DEFAULT, pushModeOf } from '../../shared/sync/review';
@@ -116,11 +115,8 @@ export const WORKSPACE: CommandGroup = {
 function tokenFrom(values: { token?: string | undefined; 'token-file'?: string | undefined }): string | undefined {
   if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('give either --token or --token-file, not both');
   if (values['token-file'] !== undefined) {
-    try {
-      return fs.readFileSync(values['token-file'], 'utf8').trim();
-    } catch (error) {
-      throw new Error(`cannot read ${values['token-file']}: ${(error as Error).message}`);
-    }
+    // A token is 40 characters: 64 KiB is far more than any token file holds.
+    return readNamedFile(values['token-file'], 64 * 1024).toString('utf8').trim();
   }
   return values.token;
 }

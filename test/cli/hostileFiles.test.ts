@@ -1,6 +1,6 @@
 /**
- * The files a user names to `outpost sync --apply F` and `outpost workspace connect --decisions F`
- * are untrusted: a FIFO, a symlink to /dev/zero or a directory is refused at once (exit 1, saying
+ * The files a user names to a command (`outpost sync --apply F`, `outpost workspace connect
+ * --decisions F`, `import-hosts F`, `import-threats F`, `import F`, `--token-file F`) are untrusted: a FIFO, a symlink to /dev/zero or a directory is refused at once (exit 1, saying
  * why), never waited on or read without end. No central server is needed: the file is read first.
  */
 import { execFileSync } from 'node:child_process';
@@ -38,5 +38,19 @@ describe('outpost workspace connect --decisions', () => {
     const run = await outpost(['workspace', 'connect', 'standalone', '--remote', 'central', '--decisions', path.join(data, name), '--yes', '--data', data], {}, 15_000);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/cannot read .*: (it is not a regular file|EISDIR)/);
+  });
+});
+
+describe('the other files a command reads whole', () => {
+  const commands: readonly [string, (file: string) => string[]][] = [
+    ['import-hosts', (file) => ['import-hosts', file, '--workspace', 'standalone', '--data', data]],
+    ['import-threats', (file) => ['import-threats', file, '--workspace', 'standalone', '--data', data]],
+    ['import (a bundle)', (file) => ['import', file, '--data', data]],
+    ['remote set-token --token-file', (file) => ['remote', 'set-token', 'central', '--token-file', file, '--data', data]],
+  ];
+  test.each(commands.flatMap(([command, args]) => ['zero.json', 'fifo.json'].map((name) => [command, name, args] as const)))('%s refuses %s at once', async (_command, name, args) => {
+    const run = await outpost(args(path.join(data, name)), {}, 15_000);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`cannot read ${path.join(data, name)}: it is not a regular file`);
   });
 });
