@@ -4,7 +4,7 @@
  * each (a click on an example applies it); says "no such field" for an unknown field before the
  * query is sent. The server's own error (a query that does not parse) shows under the box.
  */
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { QueryField } from '../../../shared/app/hostSurvey';
 import { appCall } from '../api/client';
 import { boundedText } from '../components/bounded';
@@ -111,13 +111,23 @@ export function QueryBox({ applied, error, onApply }: Props) {
   const listOpen = open && suggestions.length > 0;
 
   useEffect(() => setActive(0), [suggestions]);
+  // A picked completion puts the caret after it once the input holds the new text: in the same
+  // commit, before the next key is handled (a frame later, keys typed meanwhile went before it).
+  const caretAfterPick = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const at = caretAfterPick.current;
+    if (at === undefined || !input.current) return;
+    caretAfterPick.current = undefined;
+    input.current.setSelectionRange(at, at);
+  });
 
   const pick = (suggestion: Suggestion) => {
     if (!word) return;
     const next = applyCompletion(draft, word, suggestion.text);
     setDraft(next.query);
     setCaret(next.cursor);
-    window.requestAnimationFrame(() => input.current?.setSelectionRange(next.cursor, next.cursor));
+    if (next.query === draft) input.current?.setSelectionRange(next.cursor, next.cursor);
+    else caretAfterPick.current = next.cursor;
     input.current?.focus();
   };
   const apply = (query: string) => {
