@@ -8,12 +8,11 @@ import type { JsonObject } from '../../shared/resources';
 import { CONNECTED_RESOURCES, type ConnectedResource, type ConnectPlan } from '../../shared/sync/connect';
 import { matchByName, type Matching, type ObjectsOf } from '../../shared/sync/connectMatch';
 import { canonical } from '../../shared/sync/merge';
-import { remainingPages } from '../../shared/sync/pullPlan';
 import type { Api } from '../server/api';
 import { ConnectRows } from '../server/store/connectRows';
 import type { Services } from '../server/store/services';
 import { RemoteError, type RemoteClient } from './client';
-import { pageOf } from './pull';
+import { pageOf, pagesAfter } from './pull';
 import { pullPath, pullQuery } from './synced';
 
 export interface CentralRead {
@@ -54,7 +53,7 @@ async function readEndpoint(client: RemoteClient, resource: ConnectedResource, p
   const path = `/rest/${pullPath(resource)}/`;
   const query = { page_size: pageSize, ...pullQuery(resource) };
   const first = pageOf(await client.send('GET', path, undefined, { ...query, page: 1 }), resource);
-  const { pages } = remainingPages({ count: first.count, received: first.results.length, hasNext: Boolean(first.next) }, pageSize);
+  const pages = pagesAfter(first, pageSize, resource);
   const rest = await pooled(pages, concurrency, async (page) => pageOf(await client.send('GET', path, undefined, { ...query, page }), resource).results);
   const objects = [first.results, ...rest].flat();
   const pks = new Set(objects.map((o) => o.pk));

@@ -11,7 +11,7 @@ import { checkHostEntry } from '../../shared/api/hostIdentity';
 import { hostRecordOf } from '../../shared/api/imports';
 import type { VisitRecording } from '../server/store/visits';
 import { canonical } from '../../shared/sync/merge';
-import { isMassDelete, remainingPages } from '../../shared/sync/pullPlan';
+import { isMassDelete, pagingProblem, remainingPages } from '../../shared/sync/pullPlan';
 import type { Outbox } from '../server/store/outbox';
 import type { Services } from '../server/store/services';
 import type { RemoteClient, RemoteReply } from './client';
@@ -78,6 +78,14 @@ export function pageOf(reply: RemoteReply, what: string): { count: number; resul
     throw new RemoteError('invalid', `the central server's answer for ${what} has objects that are not ${what} objects (no pk)`);
   }
   return { count: body.count, results, next: body.next };
+}
+
+/** The page numbers after a first page (`pageOf`'s) of `what`, asked in pages of `asked`; an implausible count or paging is refused as invalid. */
+export function pagesAfter(first: { readonly count: number; readonly results: readonly JsonObject[]; readonly next: unknown }, asked: number, what: string): number[] {
+  const page = { count: first.count, received: first.results.length, hasNext: Boolean(first.next) };
+  const problem = pagingProblem(page);
+  if (problem !== undefined) throw new RemoteError('invalid', `the central server's answer for ${what} cannot be paged through: ${problem}`);
+  return remainingPages(page, asked).pages;
 }
 
 /**
@@ -258,7 +266,7 @@ export class Puller {
     // Templates refer to each other across pages: they are written together once all are read.
     const together = endpoint === 'vendor_probe_template';
     const held: JsonObject[] = [];
-    const { pages } = remainingPages({ count: first.count, received: first.results.length, hasNext: Boolean(first.next) }, pageSize);
+    const pages = pagesAfter(first, pageSize, endpoint);
     // The other pages are asked for before page 1 is written.
     const replies = prefetched(pages, concurrency, (page) => this.client.send('GET', path, undefined, { ...query, page }));
     let changed = 0;

@@ -12,7 +12,6 @@
 import { formatDateTime } from '../../shared/api/datetime';
 import { INHERITABLE } from '../../shared/resources/probes';
 import { resourceNamed, type JsonObject, type JsonValue } from '../../shared/resources';
-import { remainingPages } from '../../shared/sync/pullPlan';
 import { PLAN_FORMAT, type PlanEntry, type PlanField, type PlanOutcome, type PlanReach, type ReviewPlan } from '../../shared/sync/review';
 import {
   centralChildOf,
@@ -30,7 +29,7 @@ import type { Services } from '../server/store/services';
 import { RemoteError, type RemoteClient, type RemoteReply } from './client';
 import type { OutboxEntry } from './outbox';
 import { OutboxView } from './outboxView';
-import { pageOf } from './pull';
+import { pageOf, pagesAfter } from './pull';
 import { centralHash, entryHash } from './reviewHash';
 import { pushed } from './synced';
 
@@ -92,7 +91,7 @@ async function readList(reader: Reader, resource: string, query: Readonly<Record
   const path = `/rest/${resourceNamed(resource).path}/`;
   const first = pageOf(await reader.get(path, { ...query, page_size: pageSize, page: 1 }), resource);
   if (first.count > MAX_TREE) throw new RemoteError('invalid', `the central server lists ${first.count} ${resource} objects for one query; more than ${MAX_TREE} is refused`);
-  const { pages } = remainingPages({ count: first.count, received: first.results.length, hasNext: Boolean(first.next) }, pageSize);
+  const pages = pagesAfter(first, pageSize, resource);
   const rest = await Promise.all(pages.map(async (page) => pageOf(await reader.get(path, { ...query, page_size: pageSize, page }), resource).results));
   return [first.results, ...rest].flat();
 }

@@ -11,6 +11,7 @@ import type { OpenedWorkspace } from './openWorkspace';
 import { WorkspaceError, type WorkspaceHost } from './host';
 
 export interface ConnectRunOptions extends ReadOptions {
+  /** The client's limits; the host's own (those its sync sessions use) when not given. */
   readonly client?: ClientOptions;
   /** Run inside the connect's transaction just before it commits (the tests force a failure there). */
   readonly beforeCommit?: () => void;
@@ -21,7 +22,7 @@ function clientFor(host: WorkspaceHost, remote: string, options: ConnectRunOptio
   if (!config) throw new WorkspaceError(`there is no remote "${remote}"; add it first`, 404);
   const token = host.remotes.token(remote);
   if (token === undefined) throw new WorkspaceError(`the remote "${remote}" has no token; give it one (outpost remote set-token ${remote} --token T)`, 409);
-  return { client: new RemoteClient(config, () => token, options.client), config: { name: config.name, url: config.url } };
+  return { client: new RemoteClient(config, () => token, options.client ?? host.clientOptions), config: { name: config.name, url: config.url } };
 }
 
 const standalone = (name: string, opened: OpenedWorkspace) => ({ name, services: opened.services, api: opened.api, adminToken: opened.adminToken });

@@ -10,7 +10,7 @@ import { openDatabase, openDatabaseReadOnly, type OpenOptions } from '../server/
 import { StorageError, withFile } from '../server/store/storageErrors';
 import { openWorkspace, type OpenedWorkspace } from './openWorkspace';
 import type { Instance } from '../server/store/services';
-import type { RemoteConfig } from '../remote/client';
+import type { ClientOptions, RemoteConfig } from '../remote/client';
 import { fileSecrets, Remotes, type SecretStore } from '../remote/remotes';
 import { RemoteSession, type SessionOptions } from '../remote/session';
 import { SyncMeta, bindRemote } from '../server/store/syncMeta';
@@ -214,6 +214,11 @@ export class WorkspaceHost {
     const config = this.remotes.get(name);
     if (!config) return { name, problem: `the remote "${name}" is not configured in this data folder; add it (outpost remote add ${name} URL --token T)` };
     return new RemoteSession(opened.services, config, () => this.remotes.token(name) ?? '', this.options.sync ?? {});
+  }
+
+  /** How this host's clients talk to a central server (limits, deadlines, retries): the sessions' and the connect's. */
+  get clientOptions(): ClientOptions | undefined {
+    return this.options.sync?.client;
   }
 
   /** The current workspace's remote session; undefined when standalone. */

@@ -23,7 +23,25 @@ export interface FirstPage {
  * The page size the server really uses, and the page numbers still to fetch. A first page with
  * a `next` link tells the size the server applied; without one, the first page was everything.
  */
+/**
+ * The most pages one list is read in: a first page whose count would need more (a hostile or
+ * broken server announcing 10^15 objects) is refused before anything is allocated for it.
+ * At the 1,000 per page the pull asks for, that is 100 million objects.
+ */
+export const MAX_PAGES = 100_000;
+
+/** Why the central server's first page cannot be paged through (a `next` link and no objects, or too many pages); none when it can. */
+export function pagingProblem(first: FirstPage): string | undefined {
+  if (!first.hasNext) return undefined;
+  if (first.received === 0) return `its first page has a next link but no objects (count ${first.count})`;
+  const total = Math.ceil(first.count / first.received);
+  if (total > MAX_PAGES) return `its count (${first.count}) in pages of ${first.received} would take ${total} pages; more than ${MAX_PAGES} is refused`;
+  return undefined;
+}
+
+/** See `pagingProblem`: call it first; a first page it refuses gives no pages here. */
 export function remainingPages(first: FirstPage, asked: number): { pageSize: number; pages: number[] } {
+  if (pagingProblem(first) !== undefined) return { pageSize: Math.max(1, first.received), pages: [] };
   if (!first.hasNext) return { pageSize: Math.max(asked, first.received), pages: [] };
   const pageSize = Math.max(1, first.received);
   const total = Math.max(1, Math.ceil(first.count / pageSize));

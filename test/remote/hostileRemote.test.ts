@@ -1,8 +1,10 @@
 /**
  * Issue 8: a hostile central server cannot hurt the workspace. Pull answers that are huge, not
- * JSON, of the wrong shape, dribbled one byte at a time or redirected elsewhere are refused with
- * a clear sync error of kind `invalid` or `timeout`; the workspace keeps what it had, and a
- * redirect's target never sees a request (nor the token).
+ * JSON, of the wrong shape, dribbled one byte at a time, redirected elsewhere or announcing an
+ * impossible count are refused with a clear sync error of kind `invalid` or `timeout`; the
+ * workspace keeps what it had, and a redirect's target never sees a request (nor the token).
+ * Issue 25: the review plan and the connect plan read the same server the same way: a 502
+ * saying what was wrong, nothing sent but GETs, nothing changed.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -16,7 +18,7 @@ import { WorkspaceHost } from '../../electron/workspaces/host';
 import { Client } from '../helpers/http';
 import { ADMIN_TOKEN } from '../helpers/server';
 
-type Mode = 'huge' | 'not-json' | 'wrong-shape' | 'slowloris' | 'redirect';
+type Mode = 'huge' | 'not-json' | 'wrong-shape' | 'slowloris' | 'redirect' | 'lying-count' | 'server-error';
 let mode: Mode = 'huge';
 const TOKEN = 'hostile-remote-token'.padEnd(40, 'z');
 
@@ -32,7 +34,11 @@ async function serve(handler: http.RequestListener): Promise<string> {
 const elsewhereSeen: string[] = [];
 let elsewhere = '';
 
+/** Every request the hostile server received, by method: the plans may only GET. */
+const methodsSeen: string[] = [];
+
 function hostile(req: http.IncomingMessage, res: http.ServerResponse): void {
+  methodsSeen.push(req.method ?? '');
   switch (mode) {
     case 'huge': {
       // An endless page: Outpost must stop reading it, not buffer it.
@@ -61,6 +67,16 @@ function hostile(req: http.IncomingMessage, res: http.ServerResponse): void {
     }
     case 'redirect':
       res.writeHead(302, { Location: `${elsewhere}${req.url ?? '/'}` }).end();
+      return;
+    case 'lying-count': {
+      // One plausible object and a count no list could hold: paging through it would ask for 10^15 pages.
+      const next = `http://${req.headers.host ?? ''}${(req.url ?? '/').replace(/page=\d+/, 'page=2')}`;
+      const object = { pk: 1, name: 'one', ip: '10.0.0.1' };
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ count: Number.MAX_SAFE_INTEGER, next, previous: null, results: [object] }));
+      return;
+    }
+    case 'server-error':
+      res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>Server Error (500)</h1>');
       return;
   }
 }
@@ -132,6 +148,8 @@ describe('a hostile central server', () => {
     ['wrong-shape', 'invalid', /not vendor_device objects/],
     ['slowloris', 'timeout', /took more than 2 s/],
     ['redirect', 'invalid', /redirect \(302 to http:\/\/127\.0\.0\.1:\d+\/rest\/.*does not follow redirects/],
+    ['lying-count', 'invalid', /cannot be paged through: its count \(9007199254740991\) in pages of 1 would take 9007199254740991 pages; more than 100000 is refused/],
+    ['server-error', 'network', /answered 500/],
   ] as const)('%s: the pull is refused with a clear %s error, and nothing is written', async (which, kind, words) => {
     const before = snapshot();
     const rss = process.memoryUsage().rss;
@@ -146,6 +164,71 @@ describe('a hostile central server', () => {
   });
 
   test('the redirect target never received a request, nor the token', () => {
+    expect(elsewhereSeen).toEqual([]);
+  });
+});
+
+/** The outbox as stored: the plans must leave it as it was. */
+function outbox(): unknown[] {
+  return host.current().services.store.db.prepare('SELECT seq, pk, op FROM outbox ORDER BY seq').all();
+}
+
+const PLAN_CASES = [
+  ['huge', 'invalid', /larger than 4 MiB/],
+  ['not-json', 'invalid', /is not JSON \(200, text\/html/],
+  ['wrong-shape', 'invalid', /not (vendor_probe|source) objects/],
+  ['slowloris', 'timeout', /took more than 2 s/],
+  ['redirect', 'invalid', /does not follow redirects/],
+  ['lying-count', 'invalid', /cannot be paged through/],
+  ['server-error', 'network', /500/],
+] as const;
+
+describe('the review plan and the connect plan from a hostile central server', () => {
+  beforeAll(async () => {
+    // A change waiting for review in the bound workspace, and a standalone workspace to connect.
+    expect((await api.put('/app/sync/push-mode', { mode: 'review' })).status).toBe(200);
+    expect((await api.post('/rest/appliances/vendor_probe/', { name: 'waiting', address: '10.0.0.9' })).status).toBe(201);
+    expect((await api.post('/app/workspaces', { name: 'alone' })).status).toBe(201);
+  });
+
+  test.each(PLAN_CASES.filter(([which]) => which !== 'lying-count'))('%s: the review plan is a 502 of kind %s saying why; only GETs were sent, the outbox is as it was', async (which, kind, words) => {
+    const before = outbox();
+    expect(before).toHaveLength(1);
+    mode = which;
+    methodsSeen.length = 0;
+    const answer = await api.get('/app/sync/plan');
+    expect(answer.status, answer.text).toBe(502);
+    expect(answer.json().kind).toBe(kind);
+    expect(answer.json().detail).toMatch(words);
+    expect(methodsSeen.length).toBeGreaterThan(0);
+    expect(new Set(methodsSeen)).toEqual(new Set(['GET']));
+    expect(outbox()).toEqual(before);
+  });
+
+  test('lying-count: the review plan reads the create\'s name itself; the object the filtered list gives under another name is no collision', async () => {
+    mode = 'lying-count';
+    methodsSeen.length = 0;
+    const answer = await api.get('/app/sync/plan');
+    expect(answer.status, answer.text).toBe(200);
+    const [entry] = answer.json().entries as { op: string; label: string; outcome: string; fields: { field: string; now: unknown }[] }[];
+    expect(entry).toMatchObject({ op: 'create', label: 'waiting', outcome: 'send' });
+    expect(entry!.fields.map((f) => f.now)).toEqual([null, null]);
+    expect(new Set(methodsSeen)).toEqual(new Set(['GET']));
+  });
+
+  test.each(PLAN_CASES)('%s: the connect plan is a 502 of kind %s saying why; only GETs were sent, the workspace stays standalone', async (which, kind, words) => {
+    mode = which;
+    methodsSeen.length = 0;
+    const answer = await api.post('/app/workspaces/alone/connect/plan', { remote: 'hostile' });
+    expect(answer.status, answer.text).toBe(502);
+    expect(answer.json().kind).toBe(kind);
+    expect(answer.json().detail).toMatch(words);
+    expect(new Set(methodsSeen)).toEqual(new Set(['GET']));
+    const alone = ((await api.get('/app/workspaces')).json().workspaces as { name: string; remote: string | null }[]).find((w) => w.name === 'alone');
+    expect(alone?.remote ?? null).toBeNull();
+  });
+
+  test('the redirect target never received a request from the plans either', () => {
     expect(elsewhereSeen).toEqual([]);
   });
 });

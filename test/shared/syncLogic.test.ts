@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { canonical, mergeFields, mergeItems, sameValue } from '../../shared/sync/merge';
 import { freeName, overlay } from '../../shared/sync/overlay';
-import { isMassDelete, remainingPages } from '../../shared/sync/pullPlan';
+import { MAX_PAGES, isMassDelete, pagingProblem, remainingPages } from '../../shared/sync/pullPlan';
 import { BACKOFF_MAX_MS, nextSyncDelay, SYNC_INTERVAL_MS } from '../../shared/sync/schedule';
 import { rewriteUrl, UrlRewriter } from '../../shared/sync/urlRewrite';
 
@@ -98,6 +98,20 @@ describe('pull arithmetic', () => {
     const plan = remainingPages({ count: 95, received: 30, hasNext: true }, 1000);
     expect(plan.pageSize).toBe(30);
     expect(plan.pages).toEqual([2, 3, 4]);
+  });
+
+  test('a first page whose count would take more than MAX_PAGES pages is refused before any page is listed', () => {
+    const lying = { count: Number.MAX_SAFE_INTEGER, received: 1, hasNext: true };
+    expect(pagingProblem(lying)).toMatch(/more than 100000 is refused/);
+    expect(remainingPages(lying, 1000).pages).toEqual([]);
+    // The last count that still pages: MAX_PAGES pages of 1,000.
+    expect(pagingProblem({ count: MAX_PAGES * 1000, received: 1000, hasNext: true })).toBeUndefined();
+    expect(pagingProblem({ count: MAX_PAGES * 1000 + 1, received: 1000, hasNext: true })).toMatch(/100001 pages/);
+  });
+
+  test('a first page with a next link and no objects is refused; an empty last page is not', () => {
+    expect(pagingProblem({ count: 50, received: 0, hasNext: true })).toMatch(/next link but no objects/);
+    expect(pagingProblem({ count: 0, received: 0, hasNext: false })).toBeUndefined();
   });
 
   test('deleting 90 % or more of at least 10 rows is a mass delete; fewer rows are never guarded', () => {
