@@ -110,19 +110,23 @@ async function run(argv: readonly string[], out: Output): Promise<number> {
   }
 }
 
+/** Run a command line to its exit status: an error is one line on stderr (the command's help named for a usage error) and 1. */
+export async function exitStatus(argv: readonly string[], out: Output): Promise<number> {
+  try {
+    return await run(argv, out);
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof DataFolderError || error instanceof DatabaseTooNewError || error instanceof StorageError;
+    // A message made elsewhere quotes data (a file name, a server's answer) among its words: all of it made visible.
+    const message = error instanceof CliError ? error.shown : line`${error instanceof Error ? error.message : String(error)}`;
+    const hint = error instanceof UsageError ? line`; see "outpost ${error.command === undefined ? 'help' : `${error.command} --help`}"` : '';
+    out.stderr(line`outpost: ${message}${hint}`);
+    if (!known && error instanceof Error && process.env.OUTPOST_DEBUG) out.log(error.stack ?? '');
+    return 1;
+  }
+}
+
 export function main(argv: readonly string[], out: Output = processOutput()): void {
-  run(argv, out).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      const known = error instanceof UsageError || error instanceof DataFolderError || error instanceof DatabaseTooNewError || error instanceof StorageError;
-      // A message made elsewhere quotes data (a file name, a server's answer) among its words: all of it made visible.
-      const message = error instanceof CliError ? error.shown : line`${error instanceof Error ? error.message : String(error)}`;
-      const hint = error instanceof UsageError ? line`; see "outpost ${error.command === undefined ? 'help' : `${error.command} --help`}"` : '';
-      out.stderr(line`outpost: ${message}${hint}`);
-      if (!known && error instanceof Error && process.env.OUTPOST_DEBUG) out.log(error.stack ?? '');
-      process.exitCode = 1;
-    },
-  );
+  void exitStatus(argv, out).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -99,14 +99,27 @@ export function processOutput(): Output {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
-  const stderr = (text: string) => process.stderr.write(text);
+  return writtenOutput({ stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), terminal: process.stderr.isTTY === true });
+}
+
+/** Where an Output's bytes go: the process's streams, or (a test running the CLI in its own process) strings. */
+export interface OutputSinks {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** stderr is a terminal: progress lines are drawn there. */
+  readonly terminal: boolean;
+}
+
+/** An Output writing to `sinks`: every line guarded and ended the one way. */
+export function writtenOutput(sinks: OutputSinks): Output {
+  const { stdout, stderr } = sinks;
   return {
-    line: (text) => process.stdout.write(ended(guarded(text.text))),
-    json: (value) => process.stdout.write(`${visibleJson(value, 2)}\n`),
+    line: (text) => stdout(ended(guarded(text.text))),
+    json: (value) => stdout(`${visibleJson(value, 2)}\n`),
     stderr: (text) => stderr(ended(guarded(text.text))),
     log: (text) => stderr(ended(text.split('\n').map(visible).join('\n'))),
     // The progress line's own control sequences (carriage return, erase to the end of the line) are
     // the only ones written raw.
-    progress: process.stderr.isTTY === true ? { show: (text) => stderr(`\r${guarded(text.text)}\u001b[K`), clear: () => stderr('\r\u001b[K') } : undefined,
+    progress: sinks.terminal ? { show: (text) => stderr(`\r${guarded(text.text)}\u001b[K`), clear: () => stderr('\r\u001b[K') } : undefined,
   };
 }

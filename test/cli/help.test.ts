@@ -1,4 +1,10 @@
-/** `outpost --help`, `outpost COMMAND --help`, `outpost help COMMAND`, `--version`: the bundled CLI run as a user runs it. */
+/**
+ * `outpost --help`, `outpost COMMAND --help`, `outpost help COMMAND`, `--version`. The overview,
+ * the version and the first mistakes are asked of the bundled CLI as a user runs it (its own
+ * process: exit status, stdout and stderr); so is one command's help, checked equal to what the
+ * command line gives when run in this process (test/helpers/cliInProcess.ts), which then
+ * answers the per-command cases (25 commands, four cases each).
+ */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,6 +12,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../../electron/cli/main';
 import pkg from '../../package.json';
+import { outpostInProcess as cli } from '../helpers/cliInProcess';
 import { CLI } from '../helpers/syncCli';
 
 function outpost(...args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -71,18 +78,25 @@ describe('the overview', () => {
 });
 
 describe('a command\'s help', () => {
-  test.each(NAMES)('outpost %s --help prints its usage and options, exits 0', (name) => {
-    const result = outpost(...name.split(' '), '--help');
+  test.each(['import-eve', 'remote set-url', 'hosts'])('the bundled CLI prints the help of outpost %s as the command line run in this process does', async (name) => {
+    const bundled = outpost(...name.split(' '), '--help');
+    const inProcess = await cli(...name.split(' '), '--help');
+    expect(bundled.status).toBe(0);
+    expect(inProcess).toEqual({ status: 0, stdout: bundled.stdout, stderr: bundled.stderr });
+  });
+
+  test.each(NAMES)('outpost %s --help prints its usage and options, exits 0', async (name) => {
+    const result = await cli(...name.split(' '), '--help');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^Usage: outpost ${name}\\b`));
     for (const option of OPTIONS[name]!) expect(result.stdout).toMatch(new RegExp(`^  ${option}\\b`, 'm'));
   });
 
-  test.each(NAMES)('outpost help %s prints the same as --help', (name) => {
-    const help = outpost('help', ...name.split(' '));
+  test.each(NAMES)('outpost help %s prints the same as --help', async (name) => {
+    const help = await cli('help', ...name.split(' '));
     expect(help.status).toBe(0);
-    expect(help.stdout).toBe(outpost(...name.split(' '), '--help').stdout);
+    expect(help.stdout).toBe((await cli(...name.split(' '), '--help')).stdout);
   });
 
   test('-h anywhere among the arguments asks for the help; nothing is run, the data folder is not created', () => {
@@ -93,19 +107,19 @@ describe('a command\'s help', () => {
     expect(fs.existsSync(data)).toBe(false);
   });
 
-  test.each([['remote'], ['workspace'], ['outbox'], ['hosts']])('outpost %s --help shows every subcommand with its options', (group) => {
-    const result = outpost(group, '--help');
+  test.each([['remote'], ['workspace'], ['outbox'], ['hosts']])('outpost %s --help shows every subcommand with its options', async (group) => {
+    const result = await cli(group, '--help');
     expect(result.status).toBe(0);
     for (const name of NAMES.filter((n) => n === group || n.startsWith(`${group} `))) {
       expect(result.stdout).toMatch(new RegExp(`^outpost ${name}\\b`, 'm'));
       for (const option of OPTIONS[name]!) expect(result.stdout).toContain(option);
     }
-    expect(outpost('help', group).stdout).toBe(result.stdout);
+    expect((await cli('help', group)).stdout).toBe(result.stdout);
   });
 
-  test('the help shows defaults and exit statuses', () => {
-    expect(outpost('serve', '--help').stdout).toMatch(/--port PORT .*\(default: 8000\)/);
-    expect(outpost('sync', '--help').stdout).toMatch(/Exit status: 0 .*; 2 .*; 1 error/);
+  test('the help shows defaults and exit statuses', async () => {
+    expect((await cli('serve', '--help')).stdout).toMatch(/--port PORT .*\(default: 8000\)/);
+    expect((await cli('sync', '--help')).stdout).toMatch(/Exit status: 0 .*; 2 .*; 1 error/);
   });
 });
 
@@ -131,19 +145,26 @@ describe('mistakes', () => {
     expect(result.stderr).toBe('outpost: unknown option "--frobnicate"; see "outpost help"\n');
   });
 
-  test.each(NAMES)('outpost %s --bogus: one line naming the option and the command\'s help, exit 1', (name) => {
-    const result = outpost(...name.split(' '), '--bogus');
+  test('the bundled CLI: an unknown option of a command is one line on stderr and exit 1', () => {
+    const result = outpost('sync', '--bogus');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('outpost: unknown option "--bogus"; see "outpost sync --help"\n');
+  });
+
+  test.each(NAMES)('outpost %s --bogus: one line naming the option and the command\'s help, exit 1', async (name) => {
+    const result = await cli(...name.split(' '), '--bogus');
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`outpost: unknown option "--bogus"; see "outpost ${name} --help"\n`);
   });
 
-  test('a missing option value and a missing argument name the command\'s help', () => {
-    expect(outpost('serve', '--port').stderr).toBe('outpost: --port needs a value; see "outpost serve --help"\n');
+  test('a missing option value and a missing argument name the command\'s help', async () => {
+    expect((await cli('serve', '--port')).stderr).toBe('outpost: --port needs a value; see "outpost serve --help"\n');
     // Followed by another option, the value is still missing; a switch given a value takes none.
-    expect(outpost('import-eve', 'eve.json', '--home-net', '--data', 'x').stderr).toBe('outpost: --home-net needs a value; see "outpost import-eve --help"\n');
-    expect(outpost('import-eve', 'eve.json', '--follow=yes').stderr).toBe('outpost: --follow takes no value; see "outpost import-eve --help"\n');
-    expect(outpost('export').stderr).toBe('outpost: expected FILE, got none; see "outpost export --help"\n');
-    expect(outpost('remote', 'add', 'central').stderr).toBe('outpost: expected NAME URL, got 1 argument; see "outpost remote add --help"\n');
+    expect((await cli('import-eve', 'eve.json', '--home-net', '--data', 'x')).stderr).toBe('outpost: --home-net needs a value; see "outpost import-eve --help"\n');
+    expect((await cli('import-eve', 'eve.json', '--follow=yes')).stderr).toBe('outpost: --follow takes no value; see "outpost import-eve --help"\n');
+    expect((await cli('export')).stderr).toBe('outpost: expected FILE, got none; see "outpost export --help"\n');
+    expect((await cli('remote', 'add', 'central')).stderr).toBe('outpost: expected NAME URL, got 1 argument; see "outpost remote add --help"\n');
   });
 });
