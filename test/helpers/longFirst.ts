@@ -12,7 +12,6 @@ const LONG_FILES = [
   'test/remote/crash.test.ts', // 97
   'test/cli/escapes.test.ts', // 70
   'test/cli/sync.test.ts', // 49
-  'test/cli/help.test.ts', // 49
   'test/e2e/sync.test.ts', // 49
   'test/remote/failures.test.ts', // 46
 ];
