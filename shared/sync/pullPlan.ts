@@ -26,9 +26,10 @@ export interface FirstPage {
 /**
  * The most pages one list is read in: a first page whose count would need more (a hostile or
  * broken server announcing 10^15 objects) is refused before anything is allocated for it.
- * At the 1,000 per page the pull asks for, that is 100 million objects.
+ * At the 1,000 per page the pull asks for, that is a billion objects; at 30 a page (a server
+ * capping page_size), 30 million. The list of page numbers then takes 8 MB at the most.
  */
-export const MAX_PAGES = 100_000;
+export const MAX_PAGES = 1_000_000;
 
 /** Why the central server's first page cannot be paged through (a `next` link and no objects, or too many pages); none when it can. */
 export function pagingProblem(first: FirstPage): string | undefined {

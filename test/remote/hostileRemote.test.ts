@@ -148,7 +148,7 @@ describe('a hostile central server', () => {
     ['wrong-shape', 'invalid', /not vendor_device objects/],
     ['slowloris', 'timeout', /took more than 2 s/],
     ['redirect', 'invalid', /redirect \(302 to http:\/\/127\.0\.0\.1:\d+\/rest\/.*does not follow redirects/],
-    ['lying-count', 'invalid', /cannot be paged through: its count \(9007199254740991\) in pages of 1 would take 9007199254740991 pages; more than 100000 is refused/],
+    ['lying-count', 'invalid', /cannot be paged through: its count \(9007199254740991\) in pages of 1 would take 9007199254740991 pages; more than 1000000 is refused/],
     ['server-error', 'network', /answered 500/],
   ] as const)('%s: the pull is refused with a clear %s error, and nothing is written', async (which, kind, words) => {
     const before = snapshot();

@@ -102,11 +102,13 @@ describe('pull arithmetic', () => {
 
   test('a first page whose count would take more than MAX_PAGES pages is refused before any page is listed', () => {
     const lying = { count: Number.MAX_SAFE_INTEGER, received: 1, hasNext: true };
-    expect(pagingProblem(lying)).toMatch(/more than 100000 is refused/);
+    expect(pagingProblem(lying)).toMatch(/more than 1000000 is refused/);
     expect(remainingPages(lying, 1000).pages).toEqual([]);
     // The last count that still pages: MAX_PAGES pages of 1,000.
     expect(pagingProblem({ count: MAX_PAGES * 1000, received: 1000, hasNext: true })).toBeUndefined();
-    expect(pagingProblem({ count: MAX_PAGES * 1000 + 1, received: 1000, hasNext: true })).toMatch(/100001 pages/);
+    expect(pagingProblem({ count: MAX_PAGES * 1000 + 1, received: 1000, hasNext: true })).toMatch(/1000001 pages/);
+    // A large central server behind a cap of 30 a page still pages: 10 million hosts.
+    expect(pagingProblem({ count: 10_000_000, received: 30, hasNext: true })).toBeUndefined();
   });
 
   test('a first page with a next link and no objects is refused; an empty last page is not', () => {
