@@ -6,6 +6,8 @@
  * probes, templates and conflicts holding them on the reference central server, a central server
  * whose answers hold them, a remotes.json written by hand. Nothing raw comes out but newlines and
  * tabs; the plain output shows the characters escaped; --json parses back to the very strings.
+ * One walk of each command, an unknown option named with the sequences, is refused before the
+ * command does anything: it runs in this process, through the output the bundle uses.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,6 +23,7 @@ import { visible, visibleJson } from '../../shared/text/visible';
 import type { Client } from '../helpers/http';
 import { startReference, type ReferenceServer } from '../helpers/reference';
 import { startBound } from '../helpers/sync';
+import { outpostInProcess } from '../helpers/cliInProcess';
 import { CLI, outpost, type CliResult } from '../helpers/syncCli';
 
 /**
@@ -47,6 +50,12 @@ interface Walk {
   readonly json?: (parsed: unknown) => void;
   /** `serve`: run until it listens, then stopped. */
   readonly serve?: true;
+  /**
+   * Run in this process (test/helpers/cliInProcess.ts), through the same output as the bundle's:
+   * for an unknown option, refused before a command does anything. Every command is also run in
+   * a process of its own by its other walks.
+   */
+  readonly inProcess?: true;
 }
 
 let remote: ReferenceServer;
@@ -296,11 +305,11 @@ describe('no control character from data reaches the terminal', () => {
     const walks: Walk[] = [
       ...(WALKS[name]?.() ?? []),
       { args: [...words, ...Array<string>(Math.max(spec.positionals, 1)).fill(absent), ...(name.startsWith('remote') || name.startsWith('workspace') ? ['--data', odd] : at())] },
-      { args: [...words, `--${H}`], shows: [`--${H}`] },
+      { args: [...words, `--${H}`], shows: [`--${H}`], inProcess: true },
       ...('workspace' in spec.options ? [{ args: at(...words, '--workspace', H) }] : []),
     ];
     for (const walk of walks) {
-      const result = walk.serve ? await serveOnce(walk.args) : await outpost(walk.args);
+      const result = walk.serve ? await serveOnce(walk.args) : walk.inProcess ? { ...(await outpostInProcess(...walk.args)), signal: null } : await outpost(walk.args);
       expectShownSafely(walk.args, result, walk);
     }
   }, 120_000);
