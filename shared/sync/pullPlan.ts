@@ -20,10 +20,6 @@ export interface FirstPage {
 }
 
 /**
- * The page size the server really uses, and the page numbers still to fetch. A first page with
- * a `next` link tells the size the server applied; without one, the first page was everything.
- */
-/**
  * The most pages one list is read in: a first page whose count would need more (a hostile or
  * broken server announcing 10^15 objects) is refused before anything is allocated for it.
  * At the 1,000 per page the pull asks for, that is a billion objects; at 30 a page (a server
@@ -40,7 +36,11 @@ export function pagingProblem(first: FirstPage): string | undefined {
   return undefined;
 }
 
-/** See `pagingProblem`: call it first; a first page it refuses gives no pages here. */
+/**
+ * The page size the server really uses, and the page numbers still to fetch. A first page with
+ * a `next` link tells the size the server applied; without one, the first page was everything.
+ * A first page `pagingProblem` refuses gives no pages (the callers refuse it with its reason).
+ */
 export function remainingPages(first: FirstPage, asked: number): { pageSize: number; pages: number[] } {
   if (pagingProblem(first) !== undefined) return { pageSize: Math.max(1, first.received), pages: [] };
   if (!first.hasNext) return { pageSize: Math.max(asked, first.received), pages: [] };

@@ -141,16 +141,22 @@ function snapshot(): { rows: number; integrity: string } {
   return { rows, integrity: String(db.prepare('PRAGMA integrity_check').pluck().get()) };
 }
 
+/**
+ * Each hostile answer: the kind of error it is, the words the pull's error says, and those of
+ * the plans (which read other endpoints first: the words that do not name one).
+ */
+const HOSTILE_CASES = [
+  ['huge', 'invalid', /larger than 4 MiB/, /larger than 4 MiB/],
+  ['not-json', 'invalid', /is not JSON \(200, text\/html/, /is not JSON \(200, text\/html/],
+  ['wrong-shape', 'invalid', /not vendor_device objects/, /not (vendor_probe|source) objects/],
+  ['slowloris', 'timeout', /took more than 2 s/, /took more than 2 s/],
+  ['redirect', 'invalid', /redirect \(302 to http:\/\/127\.0\.0\.1:\d+\/rest\/.*does not follow redirects/, /does not follow redirects/],
+  ['lying-count', 'invalid', /cannot be paged through: its count \(9007199254740991\) in pages of 1 would take 9007199254740991 pages; more than 1000000 is refused/, /cannot be paged through/],
+  ['server-error', 'network', /answered 500/, /500/],
+] as const;
+
 describe('a hostile central server', () => {
-  test.each([
-    ['huge', 'invalid', /larger than 4 MiB/],
-    ['not-json', 'invalid', /is not JSON \(200, text\/html/],
-    ['wrong-shape', 'invalid', /not vendor_device objects/],
-    ['slowloris', 'timeout', /took more than 2 s/],
-    ['redirect', 'invalid', /redirect \(302 to http:\/\/127\.0\.0\.1:\d+\/rest\/.*does not follow redirects/],
-    ['lying-count', 'invalid', /cannot be paged through: its count \(9007199254740991\) in pages of 1 would take 9007199254740991 pages; more than 1000000 is refused/],
-    ['server-error', 'network', /answered 500/],
-  ] as const)('%s: the pull is refused with a clear %s error, and nothing is written', async (which, kind, words) => {
+  test.each(HOSTILE_CASES.map(([which, kind, words]) => [which, kind, words] as const))('%s: the pull is refused with a clear %s error, and nothing is written', async (which, kind, words) => {
     const before = snapshot();
     const rss = process.memoryUsage().rss;
     mode = which;
@@ -173,15 +179,7 @@ function outbox(): unknown[] {
   return host.current().services.store.db.prepare('SELECT seq, pk, op FROM outbox ORDER BY seq').all();
 }
 
-const PLAN_CASES = [
-  ['huge', 'invalid', /larger than 4 MiB/],
-  ['not-json', 'invalid', /is not JSON \(200, text\/html/],
-  ['wrong-shape', 'invalid', /not (vendor_probe|source) objects/],
-  ['slowloris', 'timeout', /took more than 2 s/],
-  ['redirect', 'invalid', /does not follow redirects/],
-  ['lying-count', 'invalid', /cannot be paged through/],
-  ['server-error', 'network', /500/],
-] as const;
+const PLAN_CASES = HOSTILE_CASES.map(([which, kind, , words]) => [which, kind, words] as const);
 
 describe('the review plan and the connect plan from a hostile central server', () => {
   beforeAll(async () => {
